@@ -1,0 +1,43 @@
+//! `build_outline` against pulldown-cmark's bare event iteration on the same
+//! input (the floor: the outline cannot be faster than the parse it reads).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use pulldown_cmark::{Options, Parser};
+use std::hint::black_box;
+
+/// The dialect flexmd-core reads (crates/flexmd-core/src/markdown.rs).
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+}
+
+fn outline(c: &mut Criterion) {
+    for (name, size) in [
+        ("answer_20kb", 20 * 1024),
+        ("document_5mb", 5 * 1024 * 1024),
+    ] {
+        let md = flexmd_benches::document(size);
+        let mut group = c.benchmark_group(format!("outline/{name}"));
+        group.throughput(Throughput::Bytes(md.len() as u64));
+        if size > 1024 * 1024 {
+            group.sample_size(20);
+        }
+        group.bench_function("pulldown_cmark_events", |b| {
+            b.iter(|| {
+                Parser::new_ext(black_box(&md), options())
+                    .into_offset_iter()
+                    .count()
+            })
+        });
+        // Dropping the outline is the caller's cost, later; the floor drops nothing.
+        group.bench_function("build_outline", |b| {
+            b.iter_with_large_drop(|| flexmd_core::build_outline(black_box(&md)))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, outline);
+criterion_main!(benches);

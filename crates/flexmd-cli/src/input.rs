@@ -1,0 +1,46 @@
+//! Reading a command's input: a file, or standard input for none or `-`.
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::error::CliError;
+
+/// A command's input text and the name diagnostics use for it.
+pub(crate) struct Input {
+    /// The name shown in diagnostics: the path as given, or `<stdin>`.
+    #[allow(
+        dead_code,
+        reason = "used by commands that report spans into their input"
+    )]
+    pub(crate) name: String,
+    /// The whole input, as UTF-8 text.
+    pub(crate) text: String,
+}
+
+/// Reads `file` (or stdin when `None` or `-`) as UTF-8 text.
+pub(crate) fn read_text(file: Option<&Path>) -> Result<Input, CliError> {
+    let (name, bytes) = match file {
+        Some(path) if path != Path::new("-") => {
+            let bytes = std::fs::read(path).map_err(|source| CliError::Read {
+                path: path.to_owned(),
+                source,
+            })?;
+            (path.display().to_string(), bytes)
+        }
+        _ => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(CliError::Stdin)?;
+            ("<stdin>".to_owned(), bytes)
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Input { name, text }),
+        Err(err) => Err(CliError::Decode {
+            source: flexmd_core::Error::invalid_utf8(err.as_bytes(), &err.utf8_error()),
+            name,
+        }),
+    }
+}

@@ -1,0 +1,78 @@
+//! `flexmd`: the command line over the flexmd crates.
+//!
+//! A thin shell: it reads input, calls one library function, and prints JSON
+//! to stdout or a diagnostic to stderr. Exit codes: 0 success, 1 the input
+//! was read but is invalid, 2 usage error or unreadable input.
+
+mod error;
+mod input;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::CliError;
+
+/// Make LLM output dependable: Markdown outlines, specs, validation and extraction.
+#[derive(Debug, Parser)]
+#[command(name = "flexmd", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the heading outline of a Markdown text as MdOutline JSON.
+    Outline {
+        /// The Markdown file; standard input when omitted or `-`.
+        file: Option<PathBuf>,
+        /// Print the outline rendered back to Markdown instead of JSON.
+        #[arg(long)]
+        render: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            let code = err.exit_code();
+            eprintln!("{:?}", miette::Report::new(err));
+            code
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    match cli.command {
+        Command::Outline { file, render } => {
+            let input = input::read_text(file.as_deref())?;
+            let outline = flexmd_core::build_outline(&input.text);
+            if render {
+                print(&flexmd_core::render_outline(&outline))?;
+            } else {
+                print_json(&outline)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Writes `text` to stdout as is.
+fn print(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(CliError::Stdout)
+}
+
+/// Writes `value` to stdout as pretty JSON and a final newline.
+fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
+    let mut json = serde_json::to_string_pretty(value).map_err(CliError::Serialize)?;
+    json.push('\n');
+    print(&json)
+}

@@ -1,0 +1,55 @@
+//! flexmd-core: the shared data model and the Markdown outline, list and table
+//! builders every flexmd layer stands on. It does no I/O.
+//!
+//! - [`model`]: the flex-md JSON contract (seed §2): [`FlexDocument`],
+//!   [`OutputFormatSpec`], [`MdOutline`], [`ParsedList`], [`ParsedTable`],
+//!   [`ExtractedResult`] and their parts.
+//! - [`build_outline`] / [`render_outline`]: Markdown headings to a nested
+//!   tree and back (seed §6).
+//! - [`parse_list`]: list items to a [`ListItem`] tree (seed §7).
+//! - [`parse_tables`]: GFM pipe tables to string cells (seed §8).
+//! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
+//! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing (seed §9.1).
+//! - [`decode_utf8`], [`LineIndex`], [`Error`]: turning input bytes into
+//!   text and byte offsets into `line:column`.
+//!
+//! Markdown parsing never fails: every builder returns a value for any input,
+//! in linear time, without recursion on the input's nesting.
+//!
+//! ```
+//! use flexmd_core::{build_outline, parse_list};
+//!
+//! let answer = "## Short answer\nYes.\n\n## Assumptions\n- the API is stable\n- it is fast\n";
+//! let outline = build_outline(answer);
+//! let assumptions = &outline.nodes[1];
+//! assert_eq!(assumptions.title, "Assumptions");
+//!
+//! let list = parse_list(&assumptions.content_md).unwrap();
+//! assert_eq!(list.items[1].text, "it is fast");
+//! assert_eq!(
+//!     serde_json::to_value(&outline).unwrap()["nodes"][0]["content_md"],
+//!     "Yes.\n\n"
+//! );
+//! ```
+
+mod error;
+mod list;
+mod markdown;
+mod meta;
+pub mod model;
+mod outline;
+mod table;
+mod text;
+
+pub use error::{Error, LineIndex, decode_utf8};
+pub use list::{MAX_LIST_DEPTH, parse_list};
+pub use meta::{MetaTypeMode, infer_meta_value};
+pub use model::*;
+pub use outline::{build_outline, render_outline};
+pub use table::parse_tables;
+pub use text::{KeyAllocator, normalize_title, slugify};
+
+/// The README's example, run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,322 @@
+//! Lists → [`ParsedList`] item trees (seed §7).
+
+use std::ops::Range;
+
+use pulldown_cmark::{Event, Tag, TagEnd};
+
+use crate::markdown::offset_events;
+use crate::model::{ListItem, ListKind, ParsedList};
+use crate::text::{line_start, slice};
+
+/// How deep [`parse_list`] nests items. Items nested deeper become siblings
+/// of their ancestor at this depth, in document order, so no text is lost and
+/// the tree stays well inside serde_json's recursion limit of 128 when it is
+/// read back from JSON.
+pub const MAX_LIST_DEPTH: usize = 32;
+
+/// Parses the top-level lists of a Markdown text into one item tree.
+///
+/// Items come from the parser's real list nodes, so nesting follows CommonMark
+/// indentation rules, bullets may be `-`, `*` or `+`, and numbers may end in
+/// `.` or `)`. CommonMark starts a new list whenever the bullet character or
+/// numbering style changes; models do that by accident, so every top-level
+/// list in `md` is merged, in order, into one [`ParsedList`] whose `ordered`
+/// is that of the first list. Lists inside block quotes are not top-level.
+///
+/// Each [`ListItem`] has:
+/// - `text`: the item's own Markdown (inline markup kept) without its marker
+///   and without its sub-lists, continuation lines de-indented, trimmed;
+/// - `index`: for items of numbered lists, the number as written (`1. 1. 1.`
+///   gives 1, 1, 1);
+/// - `children`: the items of its sub-lists.
+///
+/// Returns `None` when `md` has no top-level list.
+///
+/// ```
+/// use flexmd_core::parse_list;
+/// let list = parse_list("3) first\n4) second\n   - detail\n").unwrap();
+/// assert!(list.ordered);
+/// assert_eq!(list.items[0].index, Some(3));
+/// assert_eq!(list.items[1].text, "second");
+/// assert_eq!(list.items[1].children[0].text, "detail");
+/// assert_eq!(list.items[1].children[0].index, None);
+/// ```
+pub fn parse_list(md: &str) -> Option<ParsedList> {
+    let mut builder = Builder::new(md);
+    let mut depth = 0usize;
+    for (event, range) in offset_events(md) {
+        match event {
+            Event::Start(tag) => {
+                match tag {
+                    Tag::List(start) if depth == 0 || !builder.lists.is_empty() => {
+                        builder.start_list(start.is_some(), range);
+                    }
+                    Tag::Item if !builder.lists.is_empty() => builder.start_item(range),
+                    _ => {}
+                }
+                depth += 1;
+            }
+            Event::End(tag) => {
+                depth = depth.saturating_sub(1);
+                match tag {
+                    TagEnd::List(_) => {
+                        builder.lists.pop();
+                    }
+                    TagEnd::Item if !builder.lists.is_empty() => builder.end_item(range),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    builder.ordered.map(|ordered| ParsedList {
+        kind: ListKind::Value,
+        ordered,
+        items: builder.items,
+    })
+}
+
+/// An item whose end has not been seen yet.
+struct OpenItem {
+    start: usize,
+    /// Display column of the marker on its line.
+    marker_column: usize,
+    index: Option<u64>,
+    /// Spans of the lists nested directly in this item, in order.
+    sublists: Vec<Range<usize>>,
+    children: Vec<ListItem>,
+    /// At depth [`MAX_LIST_DEPTH`]: slots for the deeper items flattened after
+    /// this one, filled in document (start) order.
+    overflow: Vec<Option<ListItem>>,
+    /// For items deeper than [`MAX_LIST_DEPTH`]: their slot in the overflow.
+    slot: Option<usize>,
+}
+
+struct Builder<'a> {
+    md: &'a str,
+    /// Whether each open list is ordered, innermost last.
+    lists: Vec<bool>,
+    /// Open items, outermost first: `open[k]` is at depth `k + 1`.
+    open: Vec<OpenItem>,
+    ordered: Option<bool>,
+    items: Vec<ListItem>,
+    columns: ColumnCursor,
+}
+
+impl<'a> Builder<'a> {
+    fn new(md: &'a str) -> Self {
+        Self {
+            md,
+            lists: Vec::new(),
+            open: Vec::new(),
+            ordered: None,
+            items: Vec::new(),
+            columns: ColumnCursor::default(),
+        }
+    }
+
+    fn start_list(&mut self, ordered: bool, range: Range<usize>) {
+        self.ordered.get_or_insert(ordered);
+        // Only the innermost open item owns a sub-list; its ancestors already
+        // exclude that item's whole span through their own sub-list.
+        if let Some(item) = self.open.last_mut() {
+            item.sublists.push(range);
+        }
+        self.lists.push(ordered);
+    }
+
+    fn start_item(&mut self, range: Range<usize>) {
+        let ordered = self.lists.last().copied().unwrap_or(false);
+        let index = ordered
+            .then(|| marker_number(self.md, range.start))
+            .flatten();
+        let depth = self.open.len() + 1;
+        let slot = if depth > MAX_LIST_DEPTH {
+            self.open.get_mut(MAX_LIST_DEPTH - 1).map(|cap| {
+                cap.overflow.push(None);
+                cap.overflow.len() - 1
+            })
+        } else {
+            None
+        };
+        let marker_column = self.columns.column_at(self.md, range.start);
+        self.open.push(OpenItem {
+            start: range.start,
+            marker_column,
+            index,
+            sublists: Vec::new(),
+            children: Vec::new(),
+            overflow: Vec::new(),
+            slot,
+        });
+    }
+
+    fn end_item(&mut self, range: Range<usize>) {
+        let Some(open) = self.open.pop() else { return };
+        let span = open.start..range.end;
+        let item = ListItem {
+            text: own_text(self.md, span.clone(), &open.sublists, open.marker_column),
+            index: open.index,
+            children: open.children,
+            span: Some(span),
+        };
+        if let Some(slot) = open.slot {
+            if let Some(cell) = self
+                .open
+                .get_mut(MAX_LIST_DEPTH - 1)
+                .and_then(|cap| cap.overflow.get_mut(slot))
+            {
+                *cell = Some(item);
+            }
+            return;
+        }
+        let siblings = match self.open.last_mut() {
+            Some(parent) => &mut parent.children,
+            None => &mut self.items,
+        };
+        siblings.push(item);
+        siblings.extend(open.overflow.into_iter().flatten());
+    }
+}
+
+/// Reads the number of an ordered-list marker at `start` (`12.` or `12)`).
+fn marker_number(md: &str, start: usize) -> Option<u64> {
+    let rest = md.get(start..)?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    rest.get(..digits)?.parse().ok()
+}
+
+/// The item's text: its span minus its sub-lists, marker removed,
+/// continuation lines de-indented to the item's content column, trimmed, and
+/// blank-line runs left by removed sub-lists collapsed.
+fn own_text(
+    md: &str,
+    span: Range<usize>,
+    sublists: &[Range<usize>],
+    column_of_marker: usize,
+) -> String {
+    let mut raw = String::new();
+    let mut at = span.start;
+    for sub in sublists {
+        raw.push_str(slice(md, at..sub.start.max(at)));
+        at = sub.end.max(at);
+    }
+    raw.push_str(slice(md, at..span.end.max(at)));
+
+    let (marker_len, content_offset) = marker_and_gap(&raw);
+    let content_column = column_of_marker + content_offset;
+
+    let mut out = String::with_capacity(raw.len());
+    let mut blank_run = false;
+    for (n, line) in split_lines(&raw).enumerate() {
+        let line = if n == 0 {
+            line.get(marker_len..).unwrap_or_default().trim_start()
+        } else {
+            // Indentation beyond the content column (nested code) is kept.
+            dedent(line, content_column)
+        };
+        let line = line.trim_end();
+        if line.is_empty() {
+            blank_run = !out.is_empty();
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if blank_run { "\n\n" } else { "\n" });
+        }
+        blank_run = false;
+        out.push_str(line);
+    }
+    out
+}
+
+/// Byte length of the list marker at the start of `raw`, and the column
+/// (relative to the marker) where the item's content starts.
+fn marker_and_gap(raw: &str) -> (usize, usize) {
+    let bytes = raw.as_bytes();
+    let marker = match bytes.first() {
+        Some(b'-' | b'*' | b'+') => 1,
+        Some(b) if b.is_ascii_digit() => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            digits + usize::from(matches!(bytes.get(digits), Some(b'.' | b')')))
+        }
+        _ => 0,
+    };
+    let gap = raw
+        .get(marker..)
+        .unwrap_or_default()
+        .bytes()
+        .take_while(|&b| b == b' ' || b == b'\t')
+        .count();
+    // CommonMark: five or more spaces after the marker means the content is
+    // indented code that starts one space after the marker.
+    let gap = if gap >= 5 { 1 } else { gap.max(1) };
+    (marker, marker + gap)
+}
+
+/// Removes up to `column` columns of leading spaces and tabs (tab stops of 4).
+fn dedent(line: &str, column: usize) -> &str {
+    let mut width = 0;
+    for (i, c) in line.char_indices() {
+        if width >= column {
+            return line.get(i..).unwrap_or_default();
+        }
+        match c {
+            ' ' => width += 1,
+            '\t' => width += 4 - width % 4,
+            _ => return line.get(i..).unwrap_or_default(),
+        }
+    }
+    ""
+}
+
+/// Finds display columns (tab stops of 4) of increasing offsets in one
+/// forward pass: items start in document order, and one line may hold
+/// thousands of nested markers (`- - - - x`), so rescanning each line from
+/// its start would be quadratic.
+#[derive(Default)]
+struct ColumnCursor {
+    offset: usize,
+    column: usize,
+}
+
+impl ColumnCursor {
+    fn column_at(&mut self, md: &str, offset: usize) -> usize {
+        if offset < self.offset {
+            // Not expected (starts increase), but stay correct: restart at the line.
+            self.offset = line_start(md, offset);
+            self.column = 0;
+        }
+        for c in slice(md, self.offset..offset).chars() {
+            self.column = match c {
+                '\n' | '\r' => 0,
+                '\t' => self.column + 4 - self.column % 4,
+                _ => self.column + 1,
+            };
+        }
+        self.offset = offset;
+        self.column
+    }
+}
+
+/// Splits on `\n`, `\r\n` and lone `\r`.
+fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        match current.find(['\n', '\r']) {
+            Some(i) => {
+                let newline_len = if current.get(i..i + 2) == Some("\r\n") {
+                    2
+                } else {
+                    1
+                };
+                rest = current.get(i + newline_len..);
+                current.get(..i)
+            }
+            None => {
+                rest = None;
+                Some(current)
+            }
+        }
+    })
+}

@@ -1,0 +1,224 @@
+//! Text helpers shared by every layer: title normalisation for matching, and
+//! slug keys with de-duplication.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+/// Normalises a heading or section name for case-insensitive matching.
+///
+/// Seed Appendix B (trim, drop trailing `:` and dashes, lowercase), plus what
+/// models add around a name: surrounding `**`/`__`/`*`/`_` emphasis, trailing
+/// `:`, `-`, `–`, `—` in any order, and runs of whitespace (collapsed to one space).
+///
+/// ```
+/// use flexmd_core::normalize_title;
+/// assert_eq!(normalize_title("  **Short Answer:**  "), "short answer");
+/// assert_eq!(normalize_title("Reasoning —"), "reasoning");
+/// assert_eq!(normalize_title("__Unknowns__:"), "unknowns");
+/// ```
+pub fn normalize_title(title: &str) -> String {
+    let mut s = title.trim();
+    loop {
+        let before = s.len();
+        s = s.trim_end_matches([':', '-', '–', '—']).trim();
+        for marker in ["**", "__", "*", "_"] {
+            if let Some(inner) = s
+                .strip_prefix(marker)
+                .and_then(|rest| rest.strip_suffix(marker))
+                .filter(|inner| !inner.trim().is_empty())
+            {
+                s = inner.trim();
+                break;
+            }
+        }
+        if s.len() == before {
+            break;
+        }
+    }
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+/// Turns a title into a slug key: lowercase letters and digits of any script,
+/// words joined by `-`, other punctuation dropped. An empty result becomes
+/// `section`.
+///
+/// ```
+/// use flexmd_core::slugify;
+/// assert_eq!(slugify("Short answer"), "short-answer");
+/// assert_eq!(slugify("Step 2 — Reasoning!"), "step-2-reasoning");
+/// assert_eq!(slugify("Überblick & Ziele"), "überblick-ziele");
+/// assert_eq!(slugify("???"), "section");
+/// ```
+pub fn slugify(title: &str) -> String {
+    let mut slug = String::with_capacity(title.len());
+    let mut pending_dash = false;
+    for c in title.chars() {
+        if c.is_alphanumeric() {
+            if pending_dash && !slug.is_empty() {
+                slug.push('-');
+            }
+            pending_dash = false;
+            if c.is_ascii() {
+                slug.push(c.to_ascii_lowercase());
+            } else {
+                slug.extend(c.to_lowercase());
+            }
+        } else if c.is_whitespace() || c == '-' || c == '_' {
+            pending_dash = true;
+        }
+        // Other punctuation is dropped without separating words ("don't" -> "dont").
+    }
+    if slug.is_empty() {
+        slug.push_str("section");
+    }
+    slug
+}
+
+/// Hands out unique slug keys: the first `Short answer` gets `short-answer`,
+/// the next `short-answer-2`, then `short-answer-3`.
+///
+/// ```
+/// use flexmd_core::KeyAllocator;
+/// let mut keys = KeyAllocator::default();
+/// assert_eq!(keys.allocate("Notes"), "notes");
+/// assert_eq!(keys.allocate("notes"), "notes-2");
+/// assert_eq!(keys.allocate("Notes 2"), "notes-2-2");
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct KeyAllocator {
+    /// Every key handed out, with the next suffix to try when its slug comes
+    /// again (so many equal titles cost linear, not quadratic, time).
+    /// foldhash: SipHash was an eighth of `build_outline`'s time on a 5 MB
+    /// document; foldhash is seeded per map, so crafted titles cannot force collisions.
+    used: HashMap<String, u64, foldhash::fast::RandomState>,
+}
+
+impl KeyAllocator {
+    /// An allocator with room for `titles` keys before it grows.
+    pub fn with_capacity(titles: usize) -> Self {
+        Self {
+            used: HashMap::with_capacity_and_hasher(titles, Default::default()),
+        }
+    }
+
+    /// Returns a key for `title` that no earlier call returned.
+    pub fn allocate(&mut self, title: &str) -> String {
+        let base = slugify(title);
+        let mut n = match self.used.entry(base) {
+            Entry::Vacant(slot) => {
+                let key = slot.key().clone();
+                slot.insert(2);
+                return key;
+            }
+            Entry::Occupied(slot) => {
+                let n = *slot.get();
+                let base = slot.key();
+                let mut key = String::with_capacity(base.len() + 4);
+                key.push_str(base);
+                key.push('-');
+                (key, n)
+            }
+        };
+        let base_len = n.0.len();
+        loop {
+            let (key, suffix) = &mut n;
+            key.truncate(base_len);
+            push_decimal(key, *suffix);
+            *suffix += 1;
+            if !self.used.contains_key(key.as_str()) {
+                let (key, next) = n;
+                if let Some(slot) = key.get(..base_len - 1).and_then(|b| self.used.get_mut(b)) {
+                    *slot = next;
+                }
+                self.used.insert(key.clone(), 2);
+                return key;
+            }
+        }
+    }
+}
+
+/// Appends `n` in decimal (cheaper than `format!` on the hot path).
+fn push_decimal(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut len = 0;
+    let mut rest = n;
+    loop {
+        if let Some(d) = digits.get_mut(len) {
+            *d = b'0' + (rest % 10) as u8;
+        }
+        len += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for d in digits.iter().take(len).rev() {
+        out.push(char::from(*d));
+    }
+}
+
+/// Returns the byte offset of the start of the line holding `offset`.
+pub(crate) fn line_start(text: &str, offset: usize) -> usize {
+    let head = text.as_bytes().get(..offset).unwrap_or_default();
+    head.iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |i| i + 1)
+}
+
+/// `text[range]`, or `""` when the range is not a valid slice of `text`.
+pub(crate) fn slice(text: &str, range: std::ops::Range<usize>) -> &str {
+    text.get(range).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_strips_emphasis_colons_and_dashes_in_any_order() {
+        assert_eq!(normalize_title("**Short answer**:"), "short answer");
+        assert_eq!(normalize_title("**Short answer:**"), "short answer");
+        assert_eq!(normalize_title("_Assumptions_ –"), "assumptions");
+        assert_eq!(normalize_title("Long   answer"), "long answer");
+        assert_eq!(normalize_title(""), "");
+        assert_eq!(normalize_title("**"), "**", "a lone marker is not emphasis");
+    }
+
+    #[test]
+    fn normalize_lowercases_non_ascii() {
+        assert_eq!(normalize_title("ÜBERBLICK:"), "überblick");
+    }
+
+    #[test]
+    fn slug_keeps_digits_and_non_latin_scripts() {
+        assert_eq!(slugify("日本語 の 見出し"), "日本語-の-見出し");
+        assert_eq!(slugify("  --a--b--  "), "a-b");
+        assert_eq!(slugify("Don't panic"), "dont-panic");
+        assert_eq!(slugify("snake_case"), "snake-case");
+    }
+
+    #[test]
+    fn allocator_never_repeats_a_key() {
+        let mut keys = KeyAllocator::default();
+        let got: Vec<String> = ["A", "a-2", "A", "A", ""]
+            .iter()
+            .map(|t| keys.allocate(t))
+            .collect();
+        assert_eq!(got, ["a", "a-2", "a-3", "a-4", "section"]);
+    }
+
+    #[test]
+    fn line_start_handles_crlf_and_lone_cr() {
+        assert_eq!(line_start("ab\r\ncd", 5), 4);
+        assert_eq!(line_start("ab\rcd", 4), 3);
+        assert_eq!(line_start("abcd", 3), 0);
+        assert_eq!(line_start("ab", 99), 0, "out of range falls back to 0");
+    }
+}

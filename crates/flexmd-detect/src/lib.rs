@@ -1,0 +1,1 @@
+//! Not built yet: see this crate's README.md for its purpose and planned API.

@@ -1,0 +1,128 @@
+//! flexmd's project automation (`cargo xtask <task>`).
+//!
+//! - `ci`: exactly what `.ci/run` runs: format check, clippy, the README's test
+//!   command, the layering check, then the conformance suites.
+//! - `conformance [--data DIR]`: the public conformance suites in `DIR`
+//!   (default `../shared/conformance`); fails when the data is missing.
+//! - `layering`: checks that the crate graph only points down.
+
+#![allow(clippy::print_stdout, reason = "a task runner reports on stdout")]
+
+mod commonmark;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("conformance") => conformance(&args[1..]),
+        Some("layering") => layering(),
+        _ => Err("usage: cargo xtask <ci | conformance [--data DIR] | layering>".to_owned()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (xtask's parent folder).
+fn root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_owned()
+}
+
+fn cargo(args: &[&str]) -> Result {
+    println!("$ cargo {}", args.join(" "));
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args(args)
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+    }
+}
+
+fn ci() -> Result {
+    cargo(&["fmt", "--all", "--check"])?;
+    cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    // The README's test command.
+    cargo(&["test", "--workspace"])?;
+    layering()?;
+    conformance(&[])
+}
+
+fn conformance(args: &[String]) -> Result {
+    let data = match args {
+        [] => root().join("../shared/conformance"),
+        [flag, dir] if flag == "--data" => PathBuf::from(dir),
+        _ => return Err("usage: cargo xtask conformance [--data DIR]".to_owned()),
+    };
+    if !data.is_dir() {
+        return Err(format!(
+            "conformance data not found at {} (pass --data DIR)",
+            data.display()
+        ));
+    }
+    let report = commonmark::run(&data.join("commonmark-spec/spec.txt"))?;
+    println!(
+        "commonmark headings: {} passed, {} failed",
+        report.passed, report.failed
+    );
+    if report.failed > 0 {
+        return Err(format!("{} CommonMark examples failed", report.failed));
+    }
+    Ok(())
+}
+
+/// **Invariant:** dependencies point down the layers of docs/ARCHITECTURE.md.
+/// Each crate may use only the flexmd crates listed for it here.
+fn layering() -> Result {
+    const ALLOWED: &[(&str, &[&str])] = &[
+        ("flexmd-core", &[]),
+        ("flexmd-frames", &["flexmd-core"]),
+        ("flexmd-ofs", &["flexmd-core"]),
+        ("flexmd-detect", &["flexmd-core", "flexmd-frames"]),
+        (
+            "flexmd-schema",
+            &[
+                "flexmd-core",
+                "flexmd-frames",
+                "flexmd-ofs",
+                "flexmd-detect",
+            ],
+        ),
+        ("flexmd-artifact", &["flexmd-core"]),
+    ];
+    for (krate, allowed) in ALLOWED {
+        let manifest = root().join("crates").join(krate).join("Cargo.toml");
+        let text = std::fs::read_to_string(&manifest)
+            .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+        for line in text.lines() {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            if name.starts_with("flexmd-") && !allowed.contains(&name) {
+                return Err(format!(
+                    "{krate} depends on {name}: dependencies must point down (docs/ARCHITECTURE.md)"
+                ));
+            }
+        }
+    }
+    println!("layering: dependencies point down");
+    Ok(())
+}
