@@ -5,14 +5,8 @@ use std::path::Path;
 
 use crate::error::CliError;
 
-/// A command's input text and the name diagnostics use for it.
+/// A command's input text.
 pub(crate) struct Input {
-    /// The name shown in diagnostics: the path as given, or `<stdin>`.
-    #[allow(
-        dead_code,
-        reason = "used by commands that report spans into their input"
-    )]
-    pub(crate) name: String,
     /// The whole input, as UTF-8 text.
     pub(crate) text: String,
 }
@@ -37,7 +31,7 @@ pub(crate) fn read_text(file: Option<&Path>) -> Result<Input, CliError> {
         }
     };
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(Input { name, text }),
+        Ok(text) => Ok(Input { text }),
         Err(err) => Err(CliError::Decode {
             source: flexmd_core::Error::invalid_utf8(err.as_bytes(), &err.utf8_error()),
             name,

@@ -1,11 +1,11 @@
 //! The real `flexmd` binary, run on the bundled examples and on bad input.
 
+// Test helpers may panic: a panic here is a failed test.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::indexing_slicing,
-    clippy::panic,
-    reason = "test helpers: a panic is a failed test"
+    clippy::panic
 )]
 
 use assert_cmd::Command;

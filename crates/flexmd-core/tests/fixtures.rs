@@ -2,12 +2,12 @@
 //! `<case>.json` its builder must produce. Run with `FLEXMD_BLESS=1` to
 //! rewrite the expected files after a deliberate change, then review the diff.
 
+// Test helpers may panic: a panic here is a failed test.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::indexing_slicing,
-    clippy::panic,
-    reason = "test helpers: a panic is a failed test"
+    clippy::panic
 )]
 
 use std::path::Path;

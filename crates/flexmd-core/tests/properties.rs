@@ -1,12 +1,12 @@
 //! Properties over generated input: the builders never panic, and the outline
 //! survives render → build.
 
+// Test helpers may panic: a panic here is a failed test.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::indexing_slicing,
-    clippy::panic,
-    reason = "test helpers: a panic is a failed test"
+    clippy::panic
 )]
 
 use flexmd_core::{build_outline, parse_list, parse_tables, render_outline};
