@@ -1,8 +1,9 @@
 //! Text helpers shared by every layer: title normalisation for matching, and
 //! slug keys with de-duplication.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
 
 /// Normalises a heading or section name for case-insensitive matching.
 ///
@@ -58,6 +59,12 @@ pub fn normalize_title(title: &str) -> String {
 /// ```
 pub fn slugify(title: &str) -> String {
     let mut slug = String::with_capacity(title.len());
+    push_slug(&mut slug, title);
+    slug
+}
+
+/// Appends the slug of `title` to `slug` (empty on entry).
+fn push_slug(slug: &mut String, title: &str) {
     let mut pending_dash = false;
     for c in title.chars() {
         if c.is_alphanumeric() {
@@ -78,7 +85,6 @@ pub fn slugify(title: &str) -> String {
     if slug.is_empty() {
         slug.push_str("section");
     }
-    slug
 }
 
 /// Hands out unique slug keys: the first `Short answer` gets `short-answer`,
@@ -91,56 +97,111 @@ pub fn slugify(title: &str) -> String {
 /// assert_eq!(keys.allocate("notes"), "notes-2");
 /// assert_eq!(keys.allocate("Notes 2"), "notes-2-2");
 /// ```
-#[derive(Debug, Default, Clone)]
+#[derive(Default)]
 pub struct KeyAllocator {
-    /// Every key handed out, with the next suffix to try when its slug comes
-    /// again (so many equal titles cost linear, not quadratic, time).
-    /// foldhash: SipHash was an eighth of `build_outline`'s time on a 5 MB
-    /// document; foldhash is seeded per map, so crafted titles cannot force collisions.
-    used: HashMap<String, u64, foldhash::fast::RandomState>,
+    /// Every key handed out, back to back: the table points into it, so
+    /// remembering a key costs no allocation of its own.
+    arena: String,
+    /// One entry per key handed out. Key allocation was most of
+    /// `build_outline`'s own cost on large documents (docs/benchmarks.md).
+    table: HashTable<KeyEntry>,
+    hasher: foldhash::fast::RandomState,
+    /// Reused buffer for the slug being looked up.
+    scratch: String,
+}
+
+/// A key's place in the arena, and the next suffix to try when its slug
+/// comes again (so many equal titles cost linear, not quadratic, time).
+/// 16 bytes: a small table stays in cache.
+struct KeyEntry {
+    start: usize,
+    len: u32,
+    next_suffix: u32,
+}
+
+impl KeyEntry {
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len as usize
+    }
+}
+
+impl std::fmt::Debug for KeyAllocator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyAllocator")
+            .field("keys", &self.table.len())
+            .finish()
+    }
 }
 
 impl KeyAllocator {
     /// An allocator with room for `titles` keys before it grows.
     pub fn with_capacity(titles: usize) -> Self {
         Self {
-            used: HashMap::with_capacity_and_hasher(titles, Default::default()),
+            arena: String::with_capacity(titles * 16),
+            table: HashTable::with_capacity(titles),
+            ..Self::default()
         }
     }
 
     /// Returns a key for `title` that no earlier call returned.
     pub fn allocate(&mut self, title: &str) -> String {
-        let base = slugify(title);
-        let mut n = match self.used.entry(base) {
-            Entry::Vacant(slot) => {
-                let key = slot.key().clone();
-                slot.insert(2);
-                return key;
-            }
-            Entry::Occupied(slot) => {
-                let n = *slot.get();
-                let base = slot.key();
-                let mut key = String::with_capacity(base.len() + 4);
-                key.push_str(base);
-                key.push('-');
-                (key, n)
-            }
+        let mut slug = std::mem::take(&mut self.scratch);
+        slug.clear();
+        push_slug(&mut slug, title);
+        let base_hash = self.hasher.hash_one(slug.as_str());
+        let Some(next) = self.find(base_hash, &slug).map(|e| e.next_suffix) else {
+            self.remember(base_hash, &slug);
+            let key = slug.clone();
+            self.scratch = slug;
+            return key;
         };
-        let base_len = n.0.len();
+        // A candidate may clash with any earlier key, e.g. a title `Notes 2`
+        // written before the second `Notes`: try the next suffix then.
+        let base_len = slug.len();
+        slug.push('-');
+        let mut suffix = u64::from(next);
         loop {
-            let (key, suffix) = &mut n;
-            key.truncate(base_len);
-            push_decimal(key, *suffix);
-            *suffix += 1;
-            if !self.used.contains_key(key.as_str()) {
-                let (key, next) = n;
-                if let Some(slot) = key.get(..base_len - 1).and_then(|b| self.used.get_mut(b)) {
-                    *slot = next;
+            slug.truncate(base_len + 1);
+            push_decimal(&mut slug, suffix);
+            suffix += 1;
+            let hash = self.hasher.hash_one(slug.as_str());
+            if self.find(hash, &slug).is_none() {
+                self.remember(hash, &slug);
+                // The base entry was just probed: this look-up hits the cache.
+                let arena = self.arena.as_bytes();
+                let base = slug.as_bytes().get(..base_len);
+                if let Some(entry) = self
+                    .table
+                    .find_mut(base_hash, |e| arena.get(e.range()) == base)
+                {
+                    entry.next_suffix = u32::try_from(suffix).unwrap_or(u32::MAX);
                 }
-                self.used.insert(key.clone(), 2);
+                let key = slug.clone();
+                self.scratch = slug;
                 return key;
             }
         }
+    }
+
+    fn find(&self, hash: u64, key: &str) -> Option<&KeyEntry> {
+        let arena = self.arena.as_bytes();
+        let key = key.as_bytes();
+        self.table.find(hash, |e| arena.get(e.range()) == Some(key))
+    }
+
+    fn remember(&mut self, hash: u64, key: &str) {
+        let entry = KeyEntry {
+            start: self.arena.len(),
+            // A slug longer than 4 GiB cannot come from a heading line that
+            // fits in memory twice; saturate rather than wrap.
+            len: u32::try_from(key.len()).unwrap_or(u32::MAX),
+            next_suffix: 2,
+        };
+        self.arena.push_str(key);
+        let (arena, hasher) = (&self.arena, &self.hasher);
+        self.table.insert_unique(hash, entry, |e| {
+            hasher.hash_one(arena.get(e.range()).unwrap_or_default())
+        });
     }
 }
 

@@ -125,3 +125,22 @@ proptest! {
         prop_assert_eq!(build_outline(&rendered), outline, "rendered:\n{}", rendered);
     }
 }
+
+proptest! {
+    #[test]
+    fn keys_are_unique_and_start_from_the_slug(
+        titles in proptest::collection::vec(
+            prop::sample::select(vec!["Notes", "notes", "Notes 2", "notes-2", "notes-2-2", "", "?", "section", "section-2"]),
+            0..40,
+        )
+    ) {
+        let mut keys = flexmd_core::KeyAllocator::default();
+        let mut seen = std::collections::HashSet::new();
+        for title in titles {
+            let key = keys.allocate(title);
+            let slug = flexmd_core::slugify(title);
+            prop_assert!(key.starts_with(&slug), "{key} should extend {slug}");
+            prop_assert!(seen.insert(key.clone()), "{key} handed out twice");
+        }
+    }
+}
