@@ -10,6 +10,8 @@
 //! - [`parse_tables`]: GFM pipe tables to string cells (seed §8).
 //! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
 //! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing (seed §9.1).
+//! - [`code_blocks`]: fenced and indented code blocks, found by the parser.
+//! - [`Diagnostic`], [`Parsed`]: lenient results with what was noticed.
 //! - [`decode_utf8`], [`LineIndex`], [`Error`]: turning input bytes into
 //!   text and byte offsets into `line:column`.
 //!
@@ -32,6 +34,8 @@
 //! );
 //! ```
 
+mod code;
+mod diagnostic;
 mod error;
 mod list;
 mod markdown;
@@ -41,9 +45,11 @@ mod outline;
 mod table;
 mod text;
 
+pub use code::{CodeBlock, code_blocks};
+pub use diagnostic::{Diagnostic, Parsed, Severity};
 pub use error::{Error, LineIndex, decode_utf8};
 pub use list::{MAX_LIST_DEPTH, parse_list};
-pub use meta::{MetaTypeMode, infer_meta_value};
+pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split_meta_list};
 pub use model::*;
 pub use outline::{build_outline, render_outline};
 pub use table::parse_tables;

@@ -1,32 +1,138 @@
 //! Typing of `@key: value` meta values (seed §9.1).
 
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
 use crate::FlexMetaValue;
 
-/// How meta values are typed (seed §9.1 `metaTypeMode`, without `schema`,
-/// which needs per-key types and lives with the frames parser).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+/// The type a caller gives a meta key in [`MetaTypeMode::Schema`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetaType {
+    /// Any text.
+    String,
+    /// A JSON number (integer or float).
+    Number,
+    /// A JSON integer.
+    Integer,
+    /// `true` or `false`.
+    Boolean,
+    /// A comma-separated list of strings.
+    Strings,
+}
+
+/// How meta values are typed (seed §9.1 `metaTypeMode`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum MetaTypeMode {
     /// Every value stays a string (the default).
     #[default]
     Strings,
     /// `true`/`false`, `null` and JSON numbers become typed values; see [`infer_meta_value`].
     Infer,
+    /// The caller gives each key's type; the schema wins. Keys it does not
+    /// name stay strings.
+    Schema(IndexMap<String, MetaType>),
+}
+
+/// A meta value that does not have the type the schema gives its key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("meta `{key}` should be {expected:?} but is {raw:?}; kept as a string")]
+pub struct MetaTypeMismatch {
+    /// The key.
+    pub key: String,
+    /// The type the schema gives it.
+    pub expected: MetaType,
+    /// The value as written.
+    pub raw: String,
 }
 
 impl MetaTypeMode {
-    /// Types one raw value (already trimmed) under this mode.
+    /// Types the raw value (already trimmed) of `key` under this mode.
+    ///
+    /// A value that does not fit its schema type is an `Err` holding what a
+    /// caller needs to report it; the caller keeps the raw string.
     ///
     /// ```
-    /// use flexmd_core::{FlexMetaValue, MetaTypeMode};
-    /// assert_eq!(MetaTypeMode::Strings.type_value("12"), FlexMetaValue::String("12".into()));
-    /// assert_eq!(MetaTypeMode::Infer.type_value("12"), FlexMetaValue::Number(12.into()));
+    /// use flexmd_core::{FlexMetaValue, MetaType, MetaTypeMode};
+    /// assert_eq!(MetaTypeMode::Strings.type_value("n", "12"), Ok(FlexMetaValue::String("12".into())));
+    /// assert_eq!(MetaTypeMode::Infer.type_value("n", "12"), Ok(FlexMetaValue::Number(12.into())));
+    /// let schema = MetaTypeMode::Schema([("n".to_owned(), MetaType::Integer)].into_iter().collect());
+    /// assert_eq!(schema.type_value("n", "0012"), Ok(FlexMetaValue::Number(12.into())));
+    /// assert!(schema.type_value("n", "1.5").is_err());
+    /// assert_eq!(schema.type_value("other", "1"), Ok(FlexMetaValue::String("1".into())));
     /// ```
-    pub fn type_value(self, raw: &str) -> FlexMetaValue {
+    pub fn type_value(&self, key: &str, raw: &str) -> Result<FlexMetaValue, MetaTypeMismatch> {
         match self {
-            Self::Strings => FlexMetaValue::String(raw.to_owned()),
-            Self::Infer => infer_meta_value(raw),
+            Self::Strings => Ok(FlexMetaValue::String(raw.to_owned())),
+            Self::Infer => Ok(infer_meta_value(raw)),
+            Self::Schema(types) => match types.get(key) {
+                None => Ok(FlexMetaValue::String(raw.to_owned())),
+                Some(&expected) => coerce(raw, expected).ok_or_else(|| MetaTypeMismatch {
+                    key: key.to_owned(),
+                    expected,
+                    raw: raw.to_owned(),
+                }),
+            },
         }
     }
+
+    /// The type the schema gives `key`, if this is a schema mode that names it.
+    pub fn schema_type(&self, key: &str) -> Option<MetaType> {
+        match self {
+            Self::Schema(types) => types.get(key).copied(),
+            _ => None,
+        }
+    }
+}
+
+/// `raw` as a value of type `expected`: the schema wins, so `0012` is the
+/// integer 12 when the schema says integer.
+fn coerce(raw: &str, expected: MetaType) -> Option<FlexMetaValue> {
+    match expected {
+        MetaType::String => Some(FlexMetaValue::String(raw.to_owned())),
+        MetaType::Boolean => match raw {
+            "true" => Some(FlexMetaValue::Bool(true)),
+            "false" => Some(FlexMetaValue::Bool(false)),
+            _ => None,
+        },
+        MetaType::Integer => {
+            let digits = raw.strip_prefix('-').unwrap_or(raw);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            raw.parse::<i64>()
+                .ok()
+                .map(Into::into)
+                .or_else(|| raw.parse::<u64>().ok().map(Into::into))
+                .map(FlexMetaValue::Number)
+        }
+        MetaType::Number => json_number(raw)
+            .or_else(|| {
+                // Leading zeros are fine when the schema asks for a number.
+                let trimmed = raw.trim_start_matches('0');
+                let trimmed = if trimmed.is_empty() || trimmed.starts_with('.') {
+                    raw
+                } else {
+                    trimmed
+                };
+                json_number(trimmed)
+            })
+            .map(FlexMetaValue::Number),
+        MetaType::Strings => Some(FlexMetaValue::Strings(split_meta_list(raw))),
+    }
+}
+
+/// Splits a list value on commas, trimming each item and dropping empty ones.
+///
+/// ```
+/// assert_eq!(flexmd_core::split_meta_list(" a, b ,, c "), ["a", "b", "c"]);
+/// ```
+pub fn split_meta_list(raw: &str) -> Vec<String> {
+    raw.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Infers a meta value's type the safe way (seed §9.1 `infer`).
@@ -178,7 +284,36 @@ mod tests {
 
     #[test]
     fn strings_mode_never_types() {
-        assert_eq!(MetaTypeMode::Strings.type_value("true"), s("true"));
+        assert_eq!(MetaTypeMode::Strings.type_value("k", "true"), Ok(s("true")));
         assert_eq!(MetaTypeMode::default(), MetaTypeMode::Strings);
+    }
+
+    #[test]
+    fn schema_coerces_or_reports() {
+        let schema = MetaTypeMode::Schema(
+            [
+                ("n".to_owned(), MetaType::Number),
+                ("b".to_owned(), MetaType::Boolean),
+                ("tags".to_owned(), MetaType::Strings),
+            ]
+            .into_iter()
+            .collect(),
+        );
+        assert_eq!(schema.type_value("n", "007.5").unwrap().to_string(), "7.5");
+        assert_eq!(schema.type_value("n", "0").unwrap().to_string(), "0");
+        assert_eq!(
+            schema.type_value("b", "false"),
+            Ok(FlexMetaValue::Bool(false))
+        );
+        assert_eq!(
+            schema.type_value("tags", "x, y"),
+            Ok(FlexMetaValue::Strings(vec!["x".into(), "y".into()]))
+        );
+        let err = schema.type_value("b", "yes").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "meta `b` should be Boolean but is \"yes\"; kept as a string"
+        );
+        assert!(schema.type_value("n", "abc").is_err());
     }
 }

@@ -99,6 +99,10 @@ pub struct FlexDocument {
     /// Document-level meta values, in the order written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<IndexMap<String, FlexMetaValue>>,
+    /// Text before the first frame that is neither the title nor meta
+    /// (flexmd's addition, so nothing is lost; omitted when empty).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub preamble_md: String,
     /// The frames, in order.
     pub frames: Vec<FlexFrame>,
 }

@@ -78,6 +78,7 @@ fn flex_document_and_frame() {
     let doc = FlexDocument {
         title: Some("Chat".into()),
         meta: Some(meta.clone()),
+        preamble_md: "Intro\n".into(),
         frames: vec![FlexFrame {
             frame_type: "message".into(),
             role: Some("user".into()),
@@ -92,7 +93,7 @@ fn flex_document_and_frame() {
     golden(
         &doc,
         concat!(
-            r#"{"title":"Chat","meta":{"priority":"high","tags":["a"]},"frames":[{"type":"message","#,
+            r#"{"title":"Chat","meta":{"priority":"high","tags":["a"]},"preamble_md":"Intro\n","frames":[{"type":"message","#,
             r#""role":"user","id":"m1","ts":"2024-01-01","meta":{"priority":"high","tags":["a"]},"#,
             r#""title":"Hello","body_md":"Hi there\n","payloads":{"input":{"lang":"text","raw":"hi","value":"hi"}}}]}"#
         ),

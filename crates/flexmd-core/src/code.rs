@@ -1,0 +1,92 @@
+//! Code blocks, found by the Markdown parser (not by matching lines).
+
+use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
+
+use crate::markdown::offset_events;
+use crate::model::Span;
+use crate::text::slice;
+
+/// A fenced or indented code block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeBlock {
+    /// From the opening fence (or first indented line) to the end of the
+    /// closing fence, without the final line ending.
+    pub span: Span,
+    /// The info string of a fenced block (`json title=a`); `None` for an
+    /// indented block.
+    pub info: Option<String>,
+    /// The block's text as Markdown defines it (fence indentation removed).
+    pub content: String,
+    /// Whether a fenced block has its closing fence; `false` means it runs to
+    /// the end of its container, as in a truncated answer. Indented blocks
+    /// are always closed.
+    pub closed: bool,
+}
+
+impl CodeBlock {
+    /// The first word of the info string, e.g. `json` for ```` ```json title=a ````.
+    pub fn lang(&self) -> Option<&str> {
+        self.info.as_deref()?.split_whitespace().next()
+    }
+}
+
+/// Every code block of a Markdown text, at any depth, in document order.
+///
+/// ```
+/// use flexmd_core::code_blocks;
+/// let blocks = code_blocks("text\n~~~~json x\n{}\n~~~~\n\n```\ncut off");
+/// assert_eq!(blocks[0].lang(), Some("json"));
+/// assert_eq!(blocks[0].content, "{}\n");
+/// assert!(blocks[0].closed);
+/// assert_eq!(blocks[1].content, "cut off");
+/// assert!(!blocks[1].closed);
+/// ```
+pub fn code_blocks(md: &str) -> Vec<CodeBlock> {
+    let mut blocks = Vec::new();
+    let mut current: Option<CodeBlock> = None;
+    for (event, range) in offset_events(md) {
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                current = Some(CodeBlock {
+                    span: range,
+                    info: match kind {
+                        CodeBlockKind::Fenced(info) => Some(info.into_string()),
+                        CodeBlockKind::Indented => None,
+                    },
+                    content: String::new(),
+                    closed: true,
+                });
+            }
+            Event::Text(text) => {
+                if let Some(block) = current.as_mut() {
+                    block.content.push_str(&text);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some(mut block) = current.take() {
+                    if block.info.is_some() {
+                        block.closed = has_closing_fence(slice(md, block.span.clone()));
+                    }
+                    blocks.push(block);
+                }
+            }
+            _ => {}
+        }
+    }
+    blocks
+}
+
+/// Whether a fenced block's source ends with a closing fence: a last line
+/// (not the first) of the opening fence's character, at least as long.
+fn has_closing_fence(source: &str) -> bool {
+    let Some(fence_char) = source.chars().next() else {
+        return false;
+    };
+    let open_len = source.chars().take_while(|&c| c == fence_char).count();
+    let body = source.trim_end_matches(['\n', '\r']);
+    let Some(last_break) = body.rfind(['\n', '\r']) else {
+        return false;
+    };
+    let last = body.get(last_break + 1..).unwrap_or_default().trim();
+    last.len() >= open_len && last.chars().all(|c| c == fence_char)
+}
