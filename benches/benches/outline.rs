@@ -7,10 +7,7 @@ use std::hint::black_box;
 
 /// The dialect flexmd-core reads (crates/flexmd-core/src/markdown.rs).
 fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
 }
 
 fn outline(c: &mut Criterion) {

@@ -2,7 +2,7 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
 
-use crate::markdown::offset_events;
+use crate::markdown::{front_matter_end, offset_events, parser_text};
 use crate::model::Span;
 use crate::text::slice;
 
@@ -32,6 +32,10 @@ impl CodeBlock {
 
 /// Every code block of a Markdown text, at any depth, in document order.
 ///
+/// Front matter is not split off here: a fence inside a leading `---` block
+/// still counts, so the answer does not depend on where the text starts
+/// (callers that care use [`front_matter`]).
+///
 /// ```
 /// use flexmd_core::code_blocks;
 /// let blocks = code_blocks("text\n~~~~json x\n{}\n~~~~\n\n```\ncut off");
@@ -44,7 +48,8 @@ impl CodeBlock {
 pub fn code_blocks(md: &str) -> Vec<CodeBlock> {
     let mut blocks = Vec::new();
     let mut current: Option<CodeBlock> = None;
-    for (event, range) in offset_events(md) {
+    let parsed = parser_text(md);
+    for (event, range) in offset_events(&parsed, 0) {
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 current = Some(CodeBlock {
@@ -74,6 +79,20 @@ pub fn code_blocks(md: &str) -> Vec<CodeBlock> {
         }
     }
     blocks
+}
+
+/// The span of the YAML front matter, if any: a first line `---`, through
+/// the next line that is `---` or `...` (and its line ending).
+///
+/// ```
+/// use flexmd_core::front_matter;
+/// assert_eq!(front_matter("---\ntitle: x\n---\n# Doc\n"), Some(0..17));
+/// assert_eq!(front_matter("# Doc\n---\nx\n---\n"), None, "only at the start");
+/// assert_eq!(front_matter("---\nnever closed\n"), None);
+/// ```
+pub fn front_matter(md: &str) -> Option<Span> {
+    let end = front_matter_end(md);
+    (end > 0).then_some(0..end)
 }
 
 /// Whether a fenced block's source ends with a closing fence: a last line

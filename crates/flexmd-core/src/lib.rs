@@ -10,7 +10,7 @@
 //! - [`parse_tables`]: GFM pipe tables to string cells (seed §8).
 //! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
 //! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing (seed §9.1).
-//! - [`code_blocks`]: fenced and indented code blocks, found by the parser.
+//! - [`code_blocks`], [`front_matter`]: literal blocks, found by the parser.
 //! - [`Diagnostic`], [`Parsed`]: lenient results with what was noticed.
 //! - [`decode_utf8`], [`LineIndex`], [`Error`]: turning input bytes into
 //!   text and byte offsets into `line:column`.
@@ -45,7 +45,7 @@ mod outline;
 mod table;
 mod text;
 
-pub use code::{CodeBlock, code_blocks};
+pub use code::{CodeBlock, code_blocks, front_matter};
 pub use diagnostic::{Diagnostic, Parsed, Severity};
 pub use error::{Error, LineIndex, decode_utf8};
 pub use list::{MAX_LIST_DEPTH, parse_list};

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 
-use crate::markdown::offset_events;
+use crate::markdown::{front_matter_end, offset_events, parser_text};
 use crate::model::{ListItem, ListKind, ParsedList};
 use crate::text::{line_start, slice};
 
@@ -44,7 +44,8 @@ pub const MAX_LIST_DEPTH: usize = 32;
 pub fn parse_list(md: &str) -> Option<ParsedList> {
     let mut builder = Builder::new(md);
     let mut depth = 0usize;
-    for (event, range) in offset_events(md) {
+    let parsed = parser_text(md);
+    for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
         match event {
             Event::Start(tag) => {
                 match tag {

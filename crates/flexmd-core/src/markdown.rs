@@ -1,22 +1,115 @@
 //! The one place that configures pulldown-cmark, so every builder reads
 //! Markdown the same way.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use pulldown_cmark::{Event, Options, Parser};
 
 /// The Markdown dialect flexmd reads: CommonMark plus GFM tables,
-/// strikethrough and task lists, and YAML front matter.
-fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+/// strikethrough and task lists. YAML front matter is split off first (see
+/// [`front_matter_end`]) rather than left to pulldown-cmark's metadata-block
+/// option, which also takes a `---` … `---` pair in mid-document (after a
+/// heading, say) and would swallow the headings between them.
+pub(crate) fn options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
 }
 
-/// Events of `md` with their byte ranges.
-pub(crate) fn offset_events(md: &str) -> impl Iterator<Item = (Event<'_>, Range<usize>)> {
-    Parser::new_ext(md, options()).into_offset_iter()
+/// Events of `md` from byte `start` on (past the front matter, or 0), with
+/// byte ranges into all of `md`.
+///
+/// `md` must come from [`parser_text`]; ranges index the original text too.
+pub(crate) fn offset_events(
+    md: &str,
+    start: usize,
+) -> impl Iterator<Item = (Event<'_>, Range<usize>)> {
+    let body = md.get(start..).unwrap_or_default();
+    Parser::new_ext(body, options())
+        .into_offset_iter()
+        .map(move |(event, range)| (event, range.start + start..range.end + start))
+}
+
+/// Where the text after the YAML front matter starts (0 without one).
+///
+/// Front matter is the Jekyll/Hugo convention: the first line is `---`, and a
+/// later line `---` or `...` closes it. Without a closing line there is none.
+pub(crate) fn front_matter_end(md: &str) -> usize {
+    let mut lines = line_spans(md);
+    let Some((first, _)) = lines.next() else {
+        return 0;
+    };
+    if first.trim_end() != "---" {
+        return 0;
+    }
+    for (line, next) in lines {
+        if matches!(line.trim_end(), "---" | "...") {
+            return next;
+        }
+    }
+    0
+}
+
+/// Lines of `md` (split at `\n`, `\r\n`, `\r`) with the offset after each line ending.
+fn line_spans(md: &str) -> impl Iterator<Item = (&str, usize)> {
+    let bytes = md.as_bytes();
+    let mut start = 0usize;
+    std::iter::from_fn(move || {
+        if start >= md.len() {
+            return None;
+        }
+        let rel = bytes
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|&b| b == b'\n' || b == b'\r'));
+        let (end, next) = match rel {
+            Some(i) => {
+                let end = start + i;
+                let crlf = bytes.get(end) == Some(&b'\r') && bytes.get(end + 1) == Some(&b'\n');
+                (end, end + if crlf { 2 } else { 1 })
+            }
+            None => (md.len(), md.len()),
+        };
+        let line = md.get(start..end).unwrap_or_default();
+        start = next;
+        Some((line, next))
+    })
+}
+
+/// The text to hand the parser: `md` with every lone CR turned into LF.
+///
+/// CommonMark reads a lone CR as a line ending, but pulldown-cmark 0.13 does
+/// not always (a fence's info string or closing fence can run on past it), so
+/// the same text would parse differently with LF endings. Swapping one byte
+/// for another keeps every offset, so ranges still index the original, whose
+/// exact bytes (CR included) are what builders copy out.
+pub(crate) fn parser_text(md: &str) -> Cow<'_, str> {
+    let bytes = md.as_bytes();
+    let lone_cr = |i: usize| bytes.get(i + 1) != Some(&b'\n');
+    let has_lone_cr = cr_positions(bytes).any(lone_cr);
+    if !has_lone_cr {
+        return Cow::Borrowed(md);
+    }
+    let mut fixed = md.as_bytes().to_vec();
+    for i in cr_positions(bytes) {
+        if lone_cr(i)
+            && let Some(b) = fixed.get_mut(i)
+        {
+            *b = b'\n';
+        }
+    }
+    // Only ASCII bytes were swapped, so the text is still UTF-8.
+    Cow::Owned(
+        String::from_utf8(fixed)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    )
+}
+
+/// Positions of every `\r`.
+fn cr_positions(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\r')
+        .map(|(i, _)| i)
 }
 
 /// Appends the plain text an inline event contributes to a title: text and

@@ -21,6 +21,19 @@ pub enum MetaType {
     Strings,
 }
 
+impl std::fmt::Display for MetaType {
+    /// The type's name as written in a schema: `string`, `number`, ...
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::String => "string",
+            Self::Number => "number",
+            Self::Integer => "integer",
+            Self::Boolean => "boolean",
+            Self::Strings => "a list of strings",
+        })
+    }
+}
+
 /// How meta values are typed (seed §9.1 `metaTypeMode`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum MetaTypeMode {
@@ -36,7 +49,7 @@ pub enum MetaTypeMode {
 
 /// A meta value that does not have the type the schema gives its key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("meta `{key}` should be {expected:?} but is {raw:?}; kept as a string")]
+#[error("meta `{key}` should be {expected} but is {raw:?}; kept as a string")]
 pub struct MetaTypeMismatch {
     /// The key.
     pub key: String,
@@ -312,7 +325,7 @@ mod tests {
         let err = schema.type_value("b", "yes").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "meta `b` should be Boolean but is \"yes\"; kept as a string"
+            "meta `b` should be boolean but is \"yes\"; kept as a string"
         );
         assert!(schema.type_value("n", "abc").is_err());
     }

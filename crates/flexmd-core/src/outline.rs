@@ -2,7 +2,7 @@
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 
-use crate::markdown::{offset_events, title_text_event};
+use crate::markdown::{front_matter_end, offset_events, parser_text, title_text_event};
 use crate::model::{MdNode, MdOutline, NodeSource, OutlineType, Span};
 use crate::text::{KeyAllocator, line_start, slice};
 
@@ -38,7 +38,8 @@ pub fn build_outline(md: &str) -> MdOutline {
     let mut depth = 0usize;
     // The heading being read: (level, start of its line, title so far).
     let mut current: Option<(u8, usize, String)> = None;
-    for (event, range) in offset_events(md) {
+    let parsed = parser_text(md);
+    for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
         match event {
             Event::Start(tag) => {
                 if depth == 0

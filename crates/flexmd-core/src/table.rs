@@ -2,7 +2,7 @@
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 
-use crate::markdown::offset_events;
+use crate::markdown::{front_matter_end, offset_events, parser_text};
 use crate::model::{ParsedTable, TableKind};
 use crate::text::slice;
 
@@ -31,7 +31,8 @@ pub fn parse_tables(md: &str) -> Vec<ParsedTable> {
     let mut current: Option<ParsedTable> = None;
     let mut row: Vec<String> = Vec::new();
     let mut last_cell_end = 0usize;
-    for (event, range) in offset_events(md) {
+    let parsed = parser_text(md);
+    for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
         match event {
             Event::Start(Tag::Table(_)) => {
                 current = Some(ParsedTable {

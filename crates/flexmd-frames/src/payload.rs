@@ -1,0 +1,134 @@
+//! Payload values: what a bound fence's content becomes (seed §2.1, §9.3).
+
+use flexmd_core::{FlexPayload, parse_tables};
+use serde_json::Value;
+
+/// serde_json's own recursion limit; json5 has none, so deeper input is
+/// refused before it reaches json5 (it would overflow the stack).
+const MAX_JSON5_DEPTH: usize = 128;
+
+/// Builds the payload for a fence with language `lang` and content `raw`:
+///
+/// - `json`: parsed JSON; on failure `value` is `null` and `parseError` says
+///   why and where (line and column within the payload);
+/// - `json5`: the same through JSON5 (comments, trailing commas, single quotes);
+/// - `table`: the first pipe table, as a `ParsedTable` object;
+/// - anything else: the content as a string.
+pub(crate) fn payload(lang: Option<&str>, raw: &str) -> FlexPayload {
+    let (value, parse_error) = match lang.map(str::to_ascii_lowercase).as_deref() {
+        Some("json") => match serde_json::from_str::<Value>(raw) {
+            Ok(v) => (v, None),
+            Err(e) => (Value::Null, Some(e.to_string())),
+        },
+        Some("json5") => parse_json5(raw),
+        Some("table") => match parse_tables(raw).into_iter().next() {
+            Some(table) => match serde_json::to_value(&table) {
+                Ok(v) => (v, None),
+                Err(e) => (Value::Null, Some(e.to_string())),
+            },
+            None => (
+                Value::Null,
+                Some("no pipe table (a header row and a `|---|` row) in this payload".to_owned()),
+            ),
+        },
+        _ => (Value::String(raw.to_owned()), None),
+    };
+    FlexPayload {
+        lang: lang.map(str::to_owned),
+        raw: raw.to_owned(),
+        value,
+        parse_error,
+    }
+}
+
+fn parse_json5(raw: &str) -> (Value, Option<String>) {
+    if let Some(offset) = nesting_exceeds(raw, MAX_JSON5_DEPTH) {
+        return (
+            Value::Null,
+            Some(format!(
+                "nesting deeper than {MAX_JSON5_DEPTH} levels at byte {offset}"
+            )),
+        );
+    }
+    match json5::from_str::<Value>(raw) {
+        Ok(v) => (v, None),
+        Err(e) => (Value::Null, Some(e.to_string())),
+    }
+}
+
+/// The offset where bracket nesting first exceeds `limit`, ignoring brackets
+/// inside strings and comments well enough to never under-count real nesting.
+fn nesting_exceeds(raw: &str, limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string: Option<u8> = None;
+    let mut escaped = false;
+    for (i, b) in raw.bytes().enumerate() {
+        if let Some(quote) = in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                _ if b == quote => in_string = None,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' | b'\'' => in_string = Some(b),
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_ok_and_broken() {
+        let p = payload(Some("json"), "{\"a\": [1, 2]}\n");
+        assert_eq!(p.value, json!({"a": [1, 2]}));
+        assert_eq!(p.parse_error, None);
+        let p = payload(Some("json"), "{\"a\": 1,}\n");
+        assert_eq!(p.value, Value::Null);
+        assert_eq!(
+            p.parse_error.as_deref(),
+            Some("trailing comma at line 1 column 9")
+        );
+        assert_eq!(p.raw, "{\"a\": 1,}\n", "raw is always kept");
+    }
+
+    #[test]
+    fn json5_and_its_depth_guard() {
+        let p = payload(Some("json5"), "{a: 1, // c\n b: 'x',}");
+        assert_eq!(p.value, json!({"a": 1, "b": "x"}));
+        let deep = "[".repeat(100_000);
+        let p = payload(Some("json5"), &deep);
+        assert_eq!(
+            p.parse_error.as_deref(),
+            Some("nesting deeper than 128 levels at byte 128")
+        );
+    }
+
+    #[test]
+    fn table_and_text() {
+        let p = payload(Some("table"), "| a | b |\n|---|---|\n| 1 | 2 |\n");
+        assert_eq!(
+            p.value,
+            json!({"kind": "table", "columns": ["a", "b"], "rows": [["1", "2"]]})
+        );
+        let p = payload(Some("table"), "no table\n");
+        assert!(p.parse_error.unwrap().starts_with("no pipe table"));
+        let p = payload(None, "plain\n");
+        assert_eq!(p.value, json!("plain\n"));
+        assert_eq!(p.lang, None);
+    }
+}
