@@ -30,3 +30,24 @@ pub fn document(target_bytes: usize) -> String {
     }
     doc
 }
+
+/// A FlexMD chat transcript of at least `target_bytes`: user and assistant
+/// messages with meta, titles, JSON and table payloads and Markdown bodies.
+pub fn frames_document(target_bytes: usize) -> String {
+    let mut doc = String::with_capacity(target_bytes + 4096);
+    doc.push_str("# Support transcript\n@channel: web\n@tags: billing, refunds\n\n");
+    let mut n = 0usize;
+    while doc.len() < target_bytes {
+        n += 1;
+        doc.push_str(&format!(
+            "[[message role=user id=u{n} ts=2024-05-01T10:{:02}:00Z]] Question {n}\n@tags: order, refund\n@priority: high\n\n",
+            n % 60
+        ));
+        doc.push_str("Hi, I ordered **two** items last week and one arrived broken.\nCan I get a refund for it?\n\n");
+        doc.push_str(&format!(
+            "## [[message role=assistant id=a{n} model=\"example llm\"]] Answer {n}\n@refs: policy-7, order-{n}\n@payload:name: order\n```json\n{{\"id\": {n}, \"items\": [{{\"sku\": \"A-1\", \"qty\": 2}}], \"status\": \"delivered\"}}\n```\n@payload:name: options\n```table\n| option | days |\n|---|---|\n| refund | 30 |\n| replace | 14 |\n```\n\n"
+        ));
+        doc.push_str("Yes. Our policy allows:\n\n1. A refund within 30 days.\n2. A replacement within 14 days.\n\n```text\n[[not a header]] inside a fence\n```\n\n");
+    }
+    doc
+}

@@ -31,6 +31,10 @@ pub(crate) enum CliError {
         name: String,
         source: flexmd_core::Error,
     },
+    /// The input is text but not the JSON the command reads.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    InvalidJson(Box<InvalidJson>),
     /// Writing the result failed (e.g. a closed pipe).
     #[error("cannot write to standard output")]
     #[diagnostic(code(flexmd::write))]
@@ -46,7 +50,23 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> ExitCode {
         match self {
             Self::Read { .. } | Self::Stdin(_) | Self::Decode { .. } => ExitCode::from(2),
-            Self::Stdout(_) | Self::Serialize(_) => ExitCode::from(1),
+            Self::InvalidJson(_) | Self::Stdout(_) | Self::Serialize(_) => ExitCode::from(1),
         }
     }
+}
+
+/// Where and why an input is not the JSON a command reads (boxed in
+/// [`CliError`]: it carries the source for the snippet).
+#[derive(Debug, Error, Diagnostic)]
+#[error("{name} is not valid JSON for this command: {reason}")]
+#[diagnostic(code(flexmd::invalid_json))]
+pub(crate) struct InvalidJson {
+    pub(crate) name: String,
+    pub(crate) reason: String,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    #[source_code]
+    pub(crate) src: miette::NamedSource<String>,
+    #[label("line {line}, column {column}")]
+    pub(crate) span: miette::SourceSpan,
 }

@@ -3,10 +3,12 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::error::CliError;
+use crate::error::{CliError, InvalidJson};
 
-/// A command's input text.
+/// A command's input text and the name diagnostics use for it.
 pub(crate) struct Input {
+    /// The name shown in diagnostics: the path as given, or `<stdin>`.
+    pub(crate) name: String,
     /// The whole input, as UTF-8 text.
     pub(crate) text: String,
 }
@@ -31,10 +33,52 @@ pub(crate) fn read_text(file: Option<&Path>) -> Result<Input, CliError> {
         }
     };
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(Input { text }),
+        Ok(text) => Ok(Input { name, text }),
         Err(err) => Err(CliError::Decode {
             source: flexmd_core::Error::invalid_utf8(err.as_bytes(), &err.utf8_error()),
             name,
         }),
     }
+}
+
+impl Input {
+    /// Prints `diagnostics` to stderr with source snippets; returns whether any
+    /// is an error.
+    pub(crate) fn report(&self, diagnostics: &[flexmd_core::Diagnostic]) -> bool {
+        for diagnostic in diagnostics {
+            let report = miette::Report::new(diagnostic.clone())
+                .with_source_code(miette::NamedSource::new(&self.name, self.text.clone()));
+            eprintln!("{report:?}");
+        }
+        diagnostics
+            .iter()
+            .any(|d| d.severity == flexmd_core::Severity::Error)
+    }
+
+    /// Reads the input as JSON of type `T`, or says where it is not.
+    pub(crate) fn json<T: serde::de::DeserializeOwned>(&self) -> Result<T, CliError> {
+        serde_json::from_str(&self.text).map_err(|e| {
+            let index = flexmd_core::LineIndex::new(&self.text);
+            let offset = offset_of(&self.text, e.line(), e.column());
+            let (line, column) = index.line_col(offset);
+            CliError::InvalidJson(Box::new(InvalidJson {
+                name: self.name.clone(),
+                reason: e.to_string(),
+                line,
+                column,
+                src: miette::NamedSource::new(&self.name, self.text.clone()),
+                span: (offset, 0).into(),
+            }))
+        })
+    }
+}
+
+/// Byte offset of serde_json's 1-based line and column (a column counts bytes).
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (line_start + column.saturating_sub(1)).min(text.len())
 }

@@ -5,6 +5,7 @@
 //! was read but is invalid, 2 usage error or unreadable input.
 
 mod error;
+mod frames;
 mod input;
 
 use std::io::Write;
@@ -33,6 +34,9 @@ enum Command {
         #[arg(long)]
         render: bool,
     },
+    /// FlexMD frames: parse them to FlexDocument JSON, or write JSON back as FlexMD.
+    #[command(subcommand)]
+    Frames(frames::FramesCommand),
 }
 
 fn main() -> ExitCode {
@@ -59,11 +63,12 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Frames(command) => frames::run(command),
     }
 }
 
 /// Writes `text` to stdout as is.
-fn print(text: &str) -> Result<(), CliError> {
+pub(crate) fn print(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
@@ -71,7 +76,7 @@ fn print(text: &str) -> Result<(), CliError> {
 }
 
 /// Writes `value` to stdout as pretty JSON and a final newline.
-fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
+pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
     let mut json = serde_json::to_string_pretty(value).map_err(CliError::Serialize)?;
     json.push('\n');
     print(&json)

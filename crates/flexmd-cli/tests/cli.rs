@@ -136,3 +136,129 @@ mod outline {
         flexmd().assert().code(2);
     }
 }
+
+mod frames {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    const CHAT: &str = "# Support chat\n@channel: web\n\n[[message role=user id=m1]] Question\n@tags: billing, refund\n@priority: 2\n\nCan I get a refund?\n\n## [[message role=assistant id=m2]]\n@payload:name: policy\n```json\n{\"days\": 30}\n```\n\nYes, within 30 days.\n";
+
+    #[test]
+    fn parse_prints_flex_document_json() {
+        let out = flexmd()
+            .args(["frames", "parse", "--meta", "infer"])
+            .write_stdin(CHAT)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let doc: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            doc,
+            json!({
+                "title": "Support chat",
+                "meta": {"channel": "web"},
+                "frames": [
+                    {"type": "message", "role": "user", "id": "m1", "title": "Question",
+                     "meta": {"tags": ["billing", "refund"], "priority": 2},
+                     "body_md": "Can I get a refund?"},
+                    {"type": "message", "role": "assistant", "id": "m2",
+                     "body_md": "Yes, within 30 days.",
+                     "payloads": {"policy": {"lang": "json", "raw": "{\"days\": 30}\n", "value": {"days": 30}}}}
+                ]
+            })
+        );
+    }
+
+    #[test]
+    fn stringify_of_parse_gives_canonical_flexmd() {
+        let json = flexmd()
+            .args(["frames", "parse"])
+            .write_stdin(CHAT)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        flexmd()
+            .args(["frames", "stringify"])
+            .write_stdin(json)
+            .assert()
+            .success()
+            .stdout(
+                "# Support chat\n@channel: web\n\n[[message role=user id=m1]] Question\n@tags: billing, refund\n@priority: 2\n\nCan I get a refund?\n\n[[message role=assistant id=m2]]\n@payload:name: policy\n```json\n{\"days\": 30}\n```\n\nYes, within 30 days.\n",
+            );
+    }
+
+    #[test]
+    fn meta_anywhere_reads_late_meta() {
+        let text = "[[note]]\n\n@late: yes\n";
+        let run = |args: &[&str]| -> Value {
+            let out = flexmd()
+                .args(args)
+                .write_stdin(text)
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone();
+            serde_json::from_slice(&out).unwrap()
+        };
+        assert_eq!(
+            run(&["frames", "parse"])["frames"][0]["body_md"],
+            "@late: yes"
+        );
+        assert_eq!(
+            run(&["frames", "parse", "--meta-anywhere"])["frames"][0]["meta"],
+            json!({"late": "yes"})
+        );
+    }
+
+    #[test]
+    fn payload_binding_at_end_of_input_is_exit_1_with_line_and_column() {
+        let assert = flexmd()
+            .args(["frames", "parse"])
+            .write_stdin("hi\n[[message role=user]]\n@payload:x:")
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains("frames::payload_without_fence"), "{stderr}");
+        assert!(stderr.contains("3:1:"), "{stderr}");
+        let stdout: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+        assert_eq!(
+            stdout["frames"][0]["body_md"], "@payload:x:",
+            "the document is still printed"
+        );
+    }
+
+    #[test]
+    fn stringify_rejects_bad_json_with_its_place() {
+        let assert = flexmd()
+            .args(["frames", "stringify"])
+            .write_stdin("{\"frames\": [\n  {\"type\": 1}\n]}")
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains("flexmd::invalid_json"), "{stderr}");
+        assert!(
+            stderr.contains("<stdin>:2:12"),
+            "should point at line 2, column 12: {stderr}"
+        );
+    }
+
+    #[test]
+    fn stringify_heading_level() {
+        flexmd()
+            .args(["frames", "stringify", "--heading-level", "3"])
+            .write_stdin(r#"{"frames": [{"type": "section", "id": "s1", "title": "Intro"}]}"#)
+            .assert()
+            .success()
+            .stdout("### [[section id=s1]] Intro\n");
+        flexmd()
+            .args(["frames", "stringify", "--heading-level", "7"])
+            .write_stdin("{}")
+            .assert()
+            .code(2);
+    }
+}

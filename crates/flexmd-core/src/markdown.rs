@@ -83,12 +83,15 @@ fn line_spans(md: &str) -> impl Iterator<Item = (&str, usize)> {
 /// exact bytes (CR included) are what builders copy out.
 pub(crate) fn parser_text(md: &str) -> Cow<'_, str> {
     let bytes = md.as_bytes();
-    let lone_cr = |i: usize| bytes.get(i + 1) != Some(&b'\n');
-    let has_lone_cr = cr_positions(bytes).any(lone_cr);
-    if !has_lone_cr {
+    // Most text has no CR at all: one fast scan decides.
+    if !bytes.contains(&b'\r') {
         return Cow::Borrowed(md);
     }
-    let mut fixed = md.as_bytes().to_vec();
+    let lone_cr = |i: usize| bytes.get(i + 1) != Some(&b'\n');
+    if !cr_positions(bytes).any(lone_cr) {
+        return Cow::Borrowed(md);
+    }
+    let mut fixed = bytes.to_vec();
     for i in cr_positions(bytes) {
         if lone_cr(i)
             && let Some(b) = fixed.get_mut(i)

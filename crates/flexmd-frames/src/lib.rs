@@ -82,3 +82,8 @@ pub fn parse(text: &str, options: &ParseOptions) -> Parsed<FlexDocument> {
 pub fn stringify(doc: &FlexDocument, options: &StringifyOptions) -> String {
     stringify::stringify(doc, options)
 }
+
+/// The README's example, run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -101,7 +101,8 @@ struct Binding<'a> {
 struct Parser<'a> {
     text: &'a str,
     options: &'a ParseOptions,
-    index: LineIndex<'a>,
+    /// Built on the first diagnostic: most inputs need none.
+    index: Option<LineIndex<'a>>,
     diagnostics: Vec<Diagnostic>,
     title: Option<String>,
     doc_meta: IndexMap<String, FlexMetaValue>,
@@ -116,7 +117,7 @@ pub(crate) fn parse(text: &str, options: &ParseOptions) -> Parsed<FlexDocument> 
     let mut parser = Parser {
         text,
         options,
-        index: LineIndex::new(text),
+        index: None,
         diagnostics: Vec::new(),
         title: None,
         doc_meta: IndexMap::new(),
@@ -244,8 +245,10 @@ impl<'a> Parser<'a> {
         message: impl Into<String>,
         span: std::ops::Range<usize>,
     ) {
+        let text = self.text;
+        let index = self.index.get_or_insert_with(|| LineIndex::new(text));
         self.diagnostics
-            .push(Diagnostic::new(code, severity, message, span, &self.index));
+            .push(Diagnostic::new(code, severity, message, span, index));
     }
 
     /// Whether the current line is in a frame's head (header, then meta lines
