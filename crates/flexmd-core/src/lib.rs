@@ -53,7 +53,7 @@ pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split
 pub use model::*;
 pub use outline::{build_outline, render_outline};
 pub use table::parse_tables;
-pub use text::{KeyAllocator, normalize_title, slugify};
+pub use text::{KeyAllocator, LineSpan, line_spans, normalize_title, slugify};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

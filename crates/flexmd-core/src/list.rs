@@ -6,7 +6,7 @@ use pulldown_cmark::{Event, Tag, TagEnd};
 
 use crate::markdown::{front_matter_end, offset_events, parser_text};
 use crate::model::{ListItem, ListKind, ParsedList};
-use crate::text::{line_start, slice};
+use crate::text::{line_spans, line_start, slice};
 
 /// How deep [`parse_list`] nests items. Items nested deeper become siblings
 /// of their ancestor at this depth, in document order, so no text is lost and
@@ -209,7 +209,10 @@ fn own_text(
 
     let mut out = String::with_capacity(raw.len());
     let mut blank_run = false;
-    for (n, line) in split_lines(&raw).enumerate() {
+    for (n, line) in line_spans(&raw)
+        .map(|l| slice(&raw, l.start..l.end))
+        .enumerate()
+    {
         let line = if n == 0 {
             line.get(marker_len..).unwrap_or_default().trim_start()
         } else {
@@ -297,27 +300,4 @@ impl ColumnCursor {
         self.offset = offset;
         self.column
     }
-}
-
-/// Splits on `\n`, `\r\n` and lone `\r`.
-fn split_lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
-    std::iter::from_fn(move || {
-        let current = rest?;
-        match current.find(['\n', '\r']) {
-            Some(i) => {
-                let newline_len = if current.get(i..i + 2) == Some("\r\n") {
-                    2
-                } else {
-                    1
-                };
-                rest = current.get(i + newline_len..);
-                current.get(..i)
-            }
-            None => {
-                rest = None;
-                Some(current)
-            }
-        }
-    })
 }

@@ -6,6 +6,8 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Options, Parser};
 
+use crate::text::{line_spans, slice};
+
 /// The Markdown dialect flexmd reads: CommonMark plus GFM tables,
 /// strikethrough and task lists. YAML front matter is split off first (see
 /// [`front_matter_end`]) rather than left to pulldown-cmark's metadata-block
@@ -34,7 +36,7 @@ pub(crate) fn offset_events(
 /// Front matter is the Jekyll/Hugo convention: the first line is `---`, and a
 /// later line `---` or `...` closes it. Without a closing line there is none.
 pub(crate) fn front_matter_end(md: &str) -> usize {
-    let mut lines = line_spans(md);
+    let mut lines = line_spans(md).map(|l| (slice(md, l.start..l.end), l.next));
     let Some((first, _)) = lines.next() else {
         return 0;
     };
@@ -47,31 +49,6 @@ pub(crate) fn front_matter_end(md: &str) -> usize {
         }
     }
     0
-}
-
-/// Lines of `md` (split at `\n`, `\r\n`, `\r`) with the offset after each line ending.
-fn line_spans(md: &str) -> impl Iterator<Item = (&str, usize)> {
-    let bytes = md.as_bytes();
-    let mut start = 0usize;
-    std::iter::from_fn(move || {
-        if start >= md.len() {
-            return None;
-        }
-        let rel = bytes
-            .get(start..)
-            .and_then(|rest| rest.iter().position(|&b| b == b'\n' || b == b'\r'));
-        let (end, next) = match rel {
-            Some(i) => {
-                let end = start + i;
-                let crlf = bytes.get(end) == Some(&b'\r') && bytes.get(end + 1) == Some(&b'\n');
-                (end, end + if crlf { 2 } else { 1 })
-            }
-            None => (md.len(), md.len()),
-        };
-        let line = md.get(start..end).unwrap_or_default();
-        start = next;
-        Some((line, next))
-    })
 }
 
 /// The text to hand the parser: `md` with every lone CR turned into LF.

@@ -225,6 +225,52 @@ fn push_decimal(out: &mut String, n: u64) {
     }
 }
 
+/// One line of a text: `start..end` without its line ending; the next line
+/// starts at `next`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineSpan {
+    /// Offset of the line's first byte.
+    pub start: usize,
+    /// Offset just past the line's last byte, before its line ending.
+    pub end: usize,
+    /// Offset of the next line (past `\n`, `\r\n` or `\r`).
+    pub next: usize,
+}
+
+/// The lines of `text`, split at `\n`, `\r\n` and a lone `\r` as CommonMark
+/// does. A final line ending starts no extra line; empty text has no lines.
+///
+/// ```
+/// use flexmd_core::line_spans;
+/// let text = "a\r\nbc\rd\n";
+/// let lines: Vec<&str> = line_spans(text).map(|l| &text[l.start..l.end]).collect();
+/// assert_eq!(lines, ["a", "bc", "d"]);
+/// assert_eq!(line_spans(text).nth(1).unwrap().next, 6);
+/// ```
+pub fn line_spans(text: &str) -> impl Iterator<Item = LineSpan> + '_ {
+    let bytes = text.as_bytes();
+    let mut start = 0usize;
+    std::iter::from_fn(move || {
+        if start >= text.len() {
+            return None;
+        }
+        let rel = bytes
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|&b| b == b'\n' || b == b'\r'));
+        let (end, next) = match rel {
+            Some(i) => {
+                let end = start + i;
+                let crlf = bytes.get(end) == Some(&b'\r') && bytes.get(end + 1) == Some(&b'\n');
+                (end, end + if crlf { 2 } else { 1 })
+            }
+            None => (text.len(), text.len()),
+        };
+        let line = LineSpan { start, end, next };
+        start = next;
+        Some(line)
+    })
+}
+
 /// Returns the byte offset of the start of the line holding `offset`.
 pub(crate) fn line_start(text: &str, offset: usize) -> usize {
     let head = text.as_bytes().get(..offset).unwrap_or_default();

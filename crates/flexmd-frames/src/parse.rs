@@ -3,7 +3,7 @@
 
 use flexmd_core::{
     CodeBlock, Diagnostic, FlexDocument, FlexFrame, FlexMetaValue, FlexPayload, LineIndex,
-    MetaTypeMode, Parsed, Severity, build_outline, code_blocks, split_meta_list,
+    MetaTypeMode, Parsed, Severity, build_outline, code_blocks, line_spans, split_meta_list,
 };
 use indexmap::IndexMap;
 
@@ -48,30 +48,12 @@ impl Line<'_> {
     }
 }
 
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let bytes = text.as_bytes();
-    while start < text.len() {
-        let rel = bytes
-            .get(start..)
-            .and_then(|rest| rest.iter().position(|&b| b == b'\n' || b == b'\r'));
-        let (end, next) = match rel {
-            Some(i) => {
-                let end = start + i;
-                let crlf = bytes.get(end) == Some(&b'\r') && bytes.get(end + 1) == Some(&b'\n');
-                (end, end + if crlf { 2 } else { 1 })
-            }
-            None => (text.len(), text.len()),
-        };
-        out.push(Line {
-            start,
-            text: text.get(start..end).unwrap_or_default(),
-            next,
-        });
-        start = next;
-    }
-    out
+fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+    line_spans(text).map(|l| Line {
+        start: l.start,
+        text: text.get(l.start..l.end).unwrap_or_default(),
+        next: l.next,
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -129,12 +111,11 @@ pub(crate) fn parse(text: &str, options: &ParseOptions) -> Parsed<FlexDocument> 
     // FlexMD has no front matter: a leading `---` block is text, and a
     // fence inside it is a fence.
     let blocks = code_blocks(text);
-    let all_lines = lines(text);
     let mut block_at = 0usize;
     let mut pending: Option<Binding<'_>> = None;
     let mut skip_until = 0usize;
 
-    for line in all_lines {
+    for line in lines(text) {
         if line.start < skip_until {
             continue;
         }
@@ -204,7 +185,15 @@ pub(crate) fn parse(text: &str, options: &ParseOptions) -> Parsed<FlexDocument> 
                 line.start..line.start + line.text.len(),
             ),
             // In the body (without `meta_anywhere`) a binding is text, like meta.
-            Some(Ok(_)) => {}
+            Some(Ok(name)) => parser.diagnose(
+                "frames::binding_in_body",
+                Severity::Warning,
+                format!(
+                    "`@payload` for `{name}` is in the frame's body, where it is text; \
+                     move it up to the header's meta lines or parse with meta_anywhere"
+                ),
+                line.start..line.start + line.text.len(),
+            ),
             Some(Err(message)) => parser.diagnose(
                 "frames::invalid_payload_binding",
                 Severity::Warning,
@@ -548,10 +537,10 @@ mod tests {
 
     #[test]
     fn line_splitting_handles_every_ending() {
-        let l = lines("a\r\nb\rc\nd");
+        let l: Vec<Line<'_>> = lines("a\r\nb\rc\nd").collect();
         let texts: Vec<&str> = l.iter().map(|l| l.text).collect();
         assert_eq!(texts, ["a", "b", "c", "d"]);
         assert_eq!(l[1].start, 3);
-        assert!(lines("").is_empty());
+        assert_eq!(lines("").count(), 0);
     }
 }
