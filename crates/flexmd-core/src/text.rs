@@ -99,27 +99,29 @@ fn push_slug(slug: &mut String, title: &str) {
 /// ```
 #[derive(Default)]
 pub struct KeyAllocator {
-    /// Every key handed out, back to back: the table points into it, so
-    /// remembering a key costs no allocation of its own.
+    /// Every slug seen, back to back: the table points into it, so
+    /// remembering one costs no allocation of its own.
     arena: String,
-    /// One entry per key handed out. Key allocation was most of
-    /// `build_outline`'s own cost on large documents (docs/benchmarks.md).
-    table: HashTable<KeyEntry>,
+    /// One entry per distinct slug (not per key: `notes-7` is known from
+    /// `notes` and its next suffix), so a document that repeats a few titles
+    /// thousands of times keeps a table that fits in cache. Key allocation was
+    /// most of `build_outline`'s own cost on large documents (docs/benchmarks.md).
+    table: HashTable<SlugEntry>,
     hasher: foldhash::fast::RandomState,
     /// Reused buffer for the slug being looked up.
     scratch: String,
 }
 
-/// A key's place in the arena, and the next suffix to try when its slug
-/// comes again (so many equal titles cost linear, not quadratic, time).
-/// 16 bytes: a small table stays in cache.
-struct KeyEntry {
+/// A slug's place in the arena, and the next suffix to try when it comes
+/// again (so many equal titles cost linear, not quadratic, time): every
+/// `slug-n` with `2 <= n < next_suffix` has been handed out or skipped.
+struct SlugEntry {
     start: usize,
     len: u32,
     next_suffix: u32,
 }
 
-impl KeyEntry {
+impl SlugEntry {
     fn range(&self) -> std::ops::Range<usize> {
         self.start..self.start + self.len as usize
     }
@@ -128,13 +130,13 @@ impl KeyEntry {
 impl std::fmt::Debug for KeyAllocator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("KeyAllocator")
-            .field("keys", &self.table.len())
+            .field("slugs", &self.table.len())
             .finish()
     }
 }
 
 impl KeyAllocator {
-    /// An allocator with room for `titles` keys before it grows.
+    /// An allocator with room for `titles` distinct slugs before it grows.
     pub fn with_capacity(titles: usize) -> Self {
         Self {
             arena: String::with_capacity(titles * 16),
@@ -148,56 +150,84 @@ impl KeyAllocator {
         let mut slug = std::mem::take(&mut self.scratch);
         slug.clear();
         push_slug(&mut slug, title);
-        let base_hash = self.hasher.hash_one(slug.as_str());
-        let Some(next) = self.find(base_hash, &slug).map(|e| e.next_suffix) else {
-            self.remember(base_hash, &slug);
-            let key = slug.clone();
-            self.scratch = slug;
-            return key;
+        let hash = self.hasher.hash_one(slug.as_str());
+        let key = if self.find(hash, &slug).is_some() {
+            self.next_suffixed(hash, &mut slug)
+        } else {
+            // A new slug may still equal a key handed out with a suffix
+            // (`Notes 2` after two `Notes`): then it is suffixed itself.
+            let taken = self.is_handed_out_suffixed(&slug);
+            self.remember(hash, &slug);
+            if taken {
+                self.next_suffixed(hash, &mut slug)
+            } else {
+                slug.clone()
+            }
         };
-        // A candidate may clash with any earlier key, e.g. a title `Notes 2`
-        // written before the second `Notes`: try the next suffix then.
+        self.scratch = slug;
+        key
+    }
+
+    /// `slug-n` for the slug's next free `n`; `slug` (whose hash is `hash`)
+    /// is known. Leaves `slug` as scratch.
+    fn next_suffixed(&mut self, hash: u64, slug: &mut String) -> String {
         let base_len = slug.len();
+        let mut suffix = self.find(hash, slug).map_or(2, |e| e.next_suffix);
         slug.push('-');
-        let mut suffix = u64::from(next);
         loop {
             slug.truncate(base_len + 1);
-            push_decimal(&mut slug, suffix);
-            suffix += 1;
-            let hash = self.hasher.hash_one(slug.as_str());
-            if self.find(hash, &slug).is_none() {
-                self.remember(hash, &slug);
-                // The base entry was just probed: this look-up hits the cache.
+            push_decimal(slug, u64::from(suffix));
+            suffix = suffix.saturating_add(1);
+            // `slug-n` parses only as (slug, n), and n is past what `slug`
+            // has handed out, so it can only clash with a known slug.
+            let candidate_hash = self.hasher.hash_one(slug.as_str());
+            if self.find(candidate_hash, slug).is_none() {
                 let arena = self.arena.as_bytes();
                 let base = slug.as_bytes().get(..base_len);
-                if let Some(entry) = self
-                    .table
-                    .find_mut(base_hash, |e| arena.get(e.range()) == base)
-                {
-                    entry.next_suffix = u32::try_from(suffix).unwrap_or(u32::MAX);
+                if let Some(entry) = self.table.find_mut(hash, |e| arena.get(e.range()) == base) {
+                    entry.next_suffix = suffix;
                 }
-                let key = slug.clone();
-                self.scratch = slug;
-                return key;
+                return slug.clone();
             }
         }
     }
 
-    fn find(&self, hash: u64, key: &str) -> Option<&KeyEntry> {
-        let arena = self.arena.as_bytes();
-        let key = key.as_bytes();
-        self.table.find(hash, |e| arena.get(e.range()) == Some(key))
+    /// Whether `slug` is `base-n` for a known `base` that has handed out `n`.
+    fn is_handed_out_suffixed(&self, slug: &str) -> bool {
+        let Some((base, digits)) = slug.rsplit_once('-') else {
+            return false;
+        };
+        // Suffixes are written without leading zeros, from 2 up.
+        if digits.is_empty()
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return false;
+        }
+        let Ok(n) = digits.parse::<u32>() else {
+            return false;
+        };
+        let hash = self.hasher.hash_one(base);
+        self.find(hash, base)
+            .is_some_and(|e| n >= 2 && n < e.next_suffix)
     }
 
-    fn remember(&mut self, hash: u64, key: &str) {
-        let entry = KeyEntry {
+    fn find(&self, hash: u64, slug: &str) -> Option<&SlugEntry> {
+        let arena = self.arena.as_bytes();
+        let slug = slug.as_bytes();
+        self.table
+            .find(hash, |e| arena.get(e.range()) == Some(slug))
+    }
+
+    fn remember(&mut self, hash: u64, slug: &str) {
+        let entry = SlugEntry {
             start: self.arena.len(),
             // A slug longer than 4 GiB cannot come from a heading line that
             // fits in memory twice; saturate rather than wrap.
-            len: u32::try_from(key.len()).unwrap_or(u32::MAX),
+            len: u32::try_from(slug.len()).unwrap_or(u32::MAX),
             next_suffix: 2,
         };
-        self.arena.push_str(key);
+        self.arena.push_str(slug);
         let (arena, hasher) = (&self.arena, &self.hasher);
         self.table.insert_unique(hash, entry, |e| {
             hasher.hash_one(arena.get(e.range()).unwrap_or_default())
