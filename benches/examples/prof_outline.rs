@@ -1,17 +1,26 @@
-//! Profiling driver: `perf record target/release/examples/prof_outline [BYTES]`.
+//! Profiling driver: `prof_outline [BYTES] [outline|floor] [ROUNDS]` builds the
+//! outline (or runs the bare pulldown-cmark iteration) of `document(BYTES)`,
+//! e.g. under `perf record` or `valgrind --tool=callgrind` for instruction counts.
+use pulldown_cmark::{Options, Parser};
+
 fn main() {
-    let size: usize = std::env::args()
-        .nth(1)
+    let mut args = std::env::args().skip(1);
+    let size: usize = args
+        .next()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20 * 1024);
+    let floor = args.next().is_some_and(|m| m == "floor");
+    let rounds: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
     let md = flexmd_benches::document(size);
-    let rounds = (200 * 1024 * 1024 / md.len()).max(1);
+    let dialect =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut n = 0;
     for _ in 0..rounds {
-        let outline = flexmd_core::build_outline(&md);
-        n += outline.nodes.len();
-        // The bench excludes the drop (iter_with_large_drop): leave it out here too.
-        std::mem::forget(outline);
+        n += if floor {
+            Parser::new_ext(&md, dialect).into_offset_iter().count()
+        } else {
+            flexmd_core::build_outline(&md).nodes.len()
+        };
     }
     println!("{n}");
 }
