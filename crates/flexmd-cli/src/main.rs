@@ -7,6 +7,7 @@
 mod error;
 mod frames;
 mod input;
+mod ofs;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,6 +38,9 @@ enum Command {
     /// FlexMD frames: parse them to FlexDocument JSON, or write JSON back as FlexMD.
     #[command(subcommand)]
     Frames(frames::FramesCommand),
+    /// Output Format Specs: parse the Markdown block, render JSON back, or print the prompt text.
+    #[command(subcommand)]
+    Ofs(ofs::OfsCommand),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +68,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Frames(command) => frames::run(command),
+        Command::Ofs(command) => ofs::run(command),
     }
 }
 

@@ -262,3 +262,62 @@ mod frames {
             .code(2);
     }
 }
+
+mod ofs {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn parse_render_enrich_the_bundled_spec() {
+        let spec_path = example("specs/answer.md");
+        let json = flexmd()
+            .args(["ofs", "parse", &spec_path])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let spec: Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(
+            spec["sections"][2],
+            json!({"name": "Reasoning", "kind": "ordered_list"})
+        );
+        assert_eq!(
+            spec["tables"][1],
+            json!({"columns": ["property1", "property2", "property3"], "kind": "ordered_table", "by": "property2"})
+        );
+        let source = std::fs::read_to_string(&spec_path).unwrap();
+        flexmd()
+            .args(["ofs", "render"])
+            .write_stdin(json)
+            .assert()
+            .success()
+            .stdout(source.clone());
+        let prompt = flexmd()
+            .args(["ofs", "enrich", &spec_path])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let prompt = String::from_utf8(prompt).unwrap();
+        assert!(prompt.starts_with(&source));
+        assert!(prompt.ends_with(
+            "- Ordered tables must add a first column named '#' with rows numbered 1..N.\n"
+        ));
+    }
+
+    #[test]
+    fn unknown_lines_are_reported_with_their_place() {
+        let assert = flexmd()
+            .args(["ofs", "parse"])
+            .write_stdin("- Verdict — prose\nPlease be brief.\n")
+            .assert()
+            .success();
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("ofs::unknown_line") && stderr.contains("2:1:"),
+            "{stderr}"
+        );
+    }
+}

@@ -1,0 +1,360 @@
+//! The OFS block: Markdown ⇄ [`OutputFormatSpec`] (seed §4.1, §12 Layer B).
+
+use flexmd_core::{
+    Diagnostic, LineIndex, OfsSection, OfsTable, OutputFormatSpec, Parsed, SectionKind, Severity,
+    TableKind, line_spans, normalize_title,
+};
+
+/// The heading [`render_spec`] writes.
+const HEADING: &str = "## Output format (Markdown)";
+/// The sentence before the section list.
+const INTRO: &str = "Include these sections somewhere (order does not matter):";
+/// The phrase for a spec whose empty sections stay empty.
+const LEAVE_EMPTY: &str = "If a section is empty, leave it empty.";
+
+/// Where a line of the block belongs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Sections,
+    Tables,
+    Empty,
+}
+
+/// Reads an OFS block the way people write it (seed §4.1 and variants).
+///
+/// - a title: a heading of any level, a bold line, a `Label:` line, or none;
+/// - section bullets (`-`, `*`, `+`): `Name — kind`, with `—`, `–`, ` - ` or
+///   `:` as the delimiter, kinds `prose`, `list`, `ordered list` in any case
+///   (synonyms such as `bullet list`, `numbered list`, `text` are read with a
+///   warning), then an optional hint after `,`, a delimiter or in parentheses;
+/// - `Tables (only if needed):` (tables optional) or `Tables:` (required),
+///   then `- (a, b, c — table)` or `- (a, b — ordered table, by b)`;
+/// - `Empty sections:` then `- If a section is empty, write `None`.`: the
+///   value between backticks or quotes; without this block the value is
+///   `None`, as in the seed's default; `leave it empty` means no value.
+///
+/// Any other line is a warning with its line and column, never dropped
+/// silently; the spec is still built from everything recognised.
+///
+/// ```
+/// use flexmd_core::SectionKind;
+/// let parsed = flexmd_ofs::parse_spec("- Summary: prose\n* Steps – numbered list, one per step\n");
+/// let spec = &parsed.value;
+/// assert_eq!(spec.sections[1].name, "Steps");
+/// assert_eq!(spec.sections[1].kind, SectionKind::OrderedList);
+/// assert_eq!(spec.sections[1].hint.as_deref(), Some("one per step"));
+/// assert_eq!(parsed.diagnostics[0].code, "ofs::kind_synonym");
+/// ```
+pub fn parse_spec(md: &str) -> Parsed<OutputFormatSpec> {
+    let mut spec = OutputFormatSpec::default();
+    let mut diagnostics = Vec::new();
+    let index = LineIndex::new(md);
+    let mut warn = |code: &str, message: String, span: std::ops::Range<usize>| {
+        diagnostics.push(Diagnostic::new(
+            code,
+            Severity::Warning,
+            message,
+            span,
+            &index,
+        ));
+    };
+    let mut block = Block::Sections;
+    let mut seen_content = false;
+    for line in line_spans(md) {
+        let text = md.get(line.start..line.end).unwrap_or_default();
+        let trimmed = text.trim();
+        let indent = text.len() - text.trim_start().len();
+        let span = line.start + indent..line.end;
+        if trimmed.is_empty() {
+            continue;
+        }
+        let first_content = !seen_content;
+        seen_content = true;
+        if let Some(item) = bullet(trimmed) {
+            match block {
+                Block::Sections => match section_item(item) {
+                    Ok((section, synonym)) => {
+                        if let Some(word) = synonym {
+                            warn(
+                                "ofs::kind_synonym",
+                                format!(
+                                    "`{word}` read as `{}`; write `{}` to be exact",
+                                    kind_name(section.kind),
+                                    kind_name(section.kind)
+                                ),
+                                span.clone(),
+                            );
+                        }
+                        let key = normalize_title(&section.name);
+                        if spec
+                            .sections
+                            .iter()
+                            .any(|s| normalize_title(&s.name) == key)
+                        {
+                            warn(
+                                "ofs::duplicate_section",
+                                format!(
+                                    "section `{}` is listed twice; the first is kept",
+                                    section.name
+                                ),
+                                span,
+                            );
+                        } else {
+                            spec.sections.push(section);
+                        }
+                    }
+                    Err(message) => warn("ofs::unknown_line", message, span),
+                },
+                Block::Tables => match table_item(item) {
+                    Ok(table) => spec.tables.push(table),
+                    Err(message) => warn("ofs::unknown_line", message, span),
+                },
+                Block::Empty => match empty_value(item) {
+                    Some(value) => spec.empty_section_value = value,
+                    None => warn(
+                        "ofs::unknown_line",
+                        "expected `If a section is empty, write `None`.`".to_owned(),
+                        span,
+                    ),
+                },
+            }
+            continue;
+        }
+        let label = normalize_title(trimmed.trim_start_matches('#'));
+        if label.starts_with("tables") {
+            block = Block::Tables;
+            spec.tables_optional = label.contains("only if needed") || label.contains("optional");
+        } else if label.starts_with("empty section") {
+            block = Block::Empty;
+        } else if label.starts_with("include these sections") || label.starts_with("sections") {
+            block = Block::Sections;
+        } else if first_content
+            && (trimmed.starts_with('#') || is_bold_line(trimmed) || trimmed.ends_with(':'))
+        {
+            // The block's title: any heading level, a bold line, or a label.
+        } else {
+            warn(
+                "ofs::unknown_line",
+                format!("not part of an output format spec: {trimmed:?}; ignored"),
+                span,
+            );
+        }
+    }
+    Parsed {
+        value: spec,
+        diagnostics,
+    }
+}
+
+/// The text after a `-`, `*` or `+` bullet.
+fn bullet(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix(['-', '*', '+'])?;
+    rest.starts_with([' ', '\t']).then(|| rest.trim())
+}
+
+fn is_bold_line(line: &str) -> bool {
+    let inner = line.trim_end_matches(':');
+    (inner.starts_with("**") && inner.ends_with("**") && inner.len() > 4)
+        || (inner.starts_with("__") && inner.ends_with("__") && inner.len() > 4)
+}
+
+/// The delimiters between a section's name and its kind, longest first.
+const DELIMITERS: [&str; 4] = ["—", "–", " - ", ":"];
+
+/// `Name — kind[, hint]`: the section, and the synonym used for its kind.
+fn section_item(item: &str) -> Result<(OfsSection, Option<String>), String> {
+    // Try each delimiter position from the right: a name may hold `:` or `—`.
+    let mut cuts: Vec<(usize, usize)> = DELIMITERS
+        .iter()
+        .flat_map(|d| item.match_indices(d).map(|(i, m)| (i, i + m.len())))
+        .collect();
+    cuts.sort_unstable_by_key(|cut| std::cmp::Reverse(cut.0));
+    for (at, after) in cuts {
+        let name = item.get(..at).unwrap_or_default().trim();
+        let rest = item.get(after..).unwrap_or_default().trim();
+        if name.is_empty() {
+            continue;
+        }
+        if let Some((kind, synonym, hint)) = kind_and_hint(rest) {
+            return Ok((
+                OfsSection {
+                    name: name.to_owned(),
+                    kind,
+                    hint,
+                },
+                synonym,
+            ));
+        }
+    }
+    Err(format!(
+        "expected `Name — kind` with kind prose, list or ordered list: {item:?}; ignored"
+    ))
+}
+
+/// Kind words and synonyms, longest first so `ordered list` wins over `list`.
+const KINDS: [(&str, SectionKind, bool); 12] = [
+    ("ordered list", SectionKind::OrderedList, false),
+    ("numbered list", SectionKind::OrderedList, true),
+    ("ordered_list", SectionKind::OrderedList, true),
+    ("bulleted list", SectionKind::List, true),
+    ("bullet list", SectionKind::List, true),
+    ("bullets", SectionKind::List, true),
+    ("list", SectionKind::List, false),
+    ("prose", SectionKind::Prose, false),
+    ("paragraphs", SectionKind::Prose, true),
+    ("paragraph", SectionKind::Prose, true),
+    ("text", SectionKind::Prose, true),
+    ("steps", SectionKind::OrderedList, true),
+];
+
+/// `kind[, hint]`, `kind (hint)`, `kind — hint`.
+fn kind_and_hint(rest: &str) -> Option<(SectionKind, Option<String>, Option<String>)> {
+    let lower = rest.to_lowercase();
+    let (word, kind, synonym) = KINDS.iter().find(|(word, _, _)| lower.starts_with(word))?;
+    let after = rest.get(word.len()..)?;
+    // The kind must end at a word boundary.
+    if after.chars().next().is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let hint = after
+        .trim()
+        .trim_start_matches([',', ';', ':', '—', '–', '-'])
+        .trim();
+    let hint = hint
+        .strip_prefix('(')
+        .and_then(|h| h.strip_suffix(')'))
+        .unwrap_or(hint)
+        .trim();
+    let synonym = synonym.then(|| rest.get(..word.len()).unwrap_or(word).to_owned());
+    Some((*kind, synonym, (!hint.is_empty()).then(|| hint.to_owned())))
+}
+
+/// `(a, b, c — table)` or `(a, b — ordered table, by b)`.
+fn table_item(item: &str) -> Result<OfsTable, String> {
+    let bad = || {
+        format!("expected `(a, b — table)` or `(a, b — ordered table, by b)`: {item:?}; ignored")
+    };
+    let inner = item
+        .strip_prefix('(')
+        .and_then(|i| i.strip_suffix(')'))
+        .unwrap_or(item)
+        .trim();
+    let (columns, rest) = DELIMITERS
+        .iter()
+        .filter_map(|d| inner.rfind(d).map(|i| (i, d.len())))
+        .max_by_key(|&(i, _)| i)
+        .and_then(|(i, len)| Some((inner.get(..i)?, inner.get(i + len..)?)))
+        .ok_or_else(bad)?;
+    let rest = rest.trim();
+    let lower = rest.to_lowercase();
+    let (kind, after) = if lower.starts_with("ordered table") {
+        (TableKind::OrderedTable, rest.get("ordered table".len()..))
+    } else if lower.starts_with("table") {
+        (TableKind::Table, rest.get("table".len()..))
+    } else {
+        return Err(bad());
+    };
+    let after = after
+        .unwrap_or_default()
+        .trim()
+        .trim_start_matches(',')
+        .trim();
+    let by = match after.get(..3).map(str::to_lowercase).as_deref() {
+        Some("by ") => after.get(3..).map(|b| b.trim().to_owned()),
+        _ if after.is_empty() => None,
+        _ => return Err(bad()),
+    };
+    let columns: Vec<String> = columns
+        .split(',')
+        .map(|c| c.trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .collect();
+    if columns.is_empty() {
+        return Err(bad());
+    }
+    Ok(OfsTable { columns, kind, by })
+}
+
+/// The value in `If a section is empty, write `None`.`; `Some(None)` for
+/// `leave it empty`.
+fn empty_value(item: &str) -> Option<Option<String>> {
+    let lower = item.to_lowercase();
+    if lower.contains("leave it empty") {
+        return Some(None);
+    }
+    let at = lower.find("write")?;
+    let value = item
+        .get(at + "write".len()..)?
+        .trim()
+        .trim_end_matches('.')
+        .trim();
+    let value = value.trim_matches(['`', '"', '\'', '“', '”']).trim();
+    (!value.is_empty()).then(|| Some(value.to_owned()))
+}
+
+/// The canonical name of a kind, as the spec writes it.
+pub(crate) fn kind_name(kind: SectionKind) -> &'static str {
+    match kind {
+        SectionKind::Prose => "prose",
+        SectionKind::List => "list",
+        SectionKind::OrderedList => "ordered list",
+    }
+}
+
+/// Writes the canonical OFS block (seed §4.1) for `spec`; [`parse_spec`]
+/// reads it back to the same spec.
+///
+/// ```
+/// let spec = flexmd_ofs::parse_spec("- Short answer — prose\n").value;
+/// assert_eq!(
+///     flexmd_ofs::render_spec(&spec),
+///     "## Output format (Markdown)\nInclude these sections somewhere (order does not matter):\n\n- Short answer — prose\n\nEmpty sections:\n- If a section is empty, write `None`.\n"
+/// );
+/// ```
+pub fn render_spec(spec: &OutputFormatSpec) -> String {
+    let mut out = format!("{HEADING}\n{INTRO}\n\n");
+    for section in &spec.sections {
+        out.push_str("- ");
+        out.push_str(&section.name);
+        out.push_str(" — ");
+        out.push_str(kind_name(section.kind));
+        if let Some(hint) = &section.hint {
+            out.push_str(", ");
+            out.push_str(hint);
+        }
+        out.push('\n');
+    }
+    if !spec.tables.is_empty() || !spec.tables_optional {
+        out.push_str(if spec.tables_optional {
+            "\nTables (only if needed):\n"
+        } else {
+            "\nTables:\n"
+        });
+        for table in &spec.tables {
+            out.push_str("- (");
+            out.push_str(&table.columns.join(", "));
+            out.push_str(match table.kind {
+                TableKind::Table => " — table",
+                TableKind::OrderedTable => " — ordered table",
+            });
+            if let Some(by) = &table.by {
+                out.push_str(", by ");
+                out.push_str(by);
+            }
+            out.push_str(")\n");
+        }
+    }
+    out.push_str("\nEmpty sections:\n- ");
+    match &spec.empty_section_value {
+        Some(value) => {
+            out.push_str("If a section is empty, write `");
+            out.push_str(value);
+            out.push_str("`.\n");
+        }
+        None => {
+            out.push_str(LEAVE_EMPTY);
+            out.push('\n');
+        }
+    }
+    out
+}
