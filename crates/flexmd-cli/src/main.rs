@@ -41,6 +41,28 @@ enum Command {
     /// Output Format Specs: parse the Markdown block, render JSON back, or print the prompt text.
     #[command(subcommand)]
     Ofs(ofs::OfsCommand),
+    /// Check a model's answer against an Output Format Spec: exit 0 valid, 1 invalid.
+    Validate {
+        /// The spec: OFS Markdown, or OutputFormatSpec JSON.
+        #[arg(long)]
+        spec: PathBuf,
+        /// The answer (Markdown); standard input when omitted or `-`.
+        response: Option<PathBuf>,
+        /// Print the report as JSON on stdout instead of diagnostics on stderr.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Extract a model's answer along an Output Format Spec as ExtractedResult JSON.
+    Extract {
+        /// The spec: OFS Markdown, or OutputFormatSpec JSON.
+        #[arg(long)]
+        spec: PathBuf,
+        /// The answer (Markdown); standard input when omitted or `-`.
+        response: Option<PathBuf>,
+        /// Print the plain object keyed by section name instead.
+        #[arg(long)]
+        as_json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -69,6 +91,16 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }
         Command::Frames(command) => frames::run(command),
         Command::Ofs(command) => ofs::run(command),
+        Command::Validate {
+            spec,
+            response,
+            json,
+        } => ofs::validate(&spec, response.as_deref(), json),
+        Command::Extract {
+            spec,
+            response,
+            as_json,
+        } => ofs::extract(&spec, response.as_deref(), as_json),
     }
 }
 

@@ -321,3 +321,156 @@ mod ofs {
         );
     }
 }
+
+mod validate_extract {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn spec() -> String {
+        example("specs/answer.md")
+    }
+
+    #[test]
+    fn clean_answer_is_valid() {
+        let assert = flexmd()
+            .args([
+                "validate",
+                "--spec",
+                &spec(),
+                &example("responses/clean.md"),
+            ])
+            .assert()
+            .success();
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains("valid (0 errors, 0 warnings)"), "{stderr}");
+    }
+
+    #[test]
+    fn quirky_answer_is_valid_with_a_warning_per_leniency() {
+        let out = flexmd()
+            .args([
+                "validate",
+                "--json",
+                "--spec",
+                &spec(),
+                &example("responses/quirks.md"),
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let report: Value = serde_json::from_slice(&out).unwrap();
+        let codes: Vec<String> = report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| {
+                format!(
+                    "{}:{}@{}",
+                    w["code"].as_str().unwrap(),
+                    w["section"].as_str().unwrap(),
+                    w["line"]
+                )
+            })
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                "lenient_heading:Short answer@3",
+                "lenient_numbering:Reasoning@12",
+                "lenient_bullets:Assumptions@18"
+            ]
+        );
+        assert_eq!(report["ok"], true);
+    }
+
+    #[test]
+    fn invalid_answer_is_exit_1_with_snippets() {
+        let assert = flexmd()
+            .args(["validate", "--spec", &spec()])
+            .write_stdin("## Short answer\nYes.\n\n## Reasoning\n- not numbered\n")
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("section_not_numbered:Reasoning"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("missing_section:Long answer"), "{stderr}");
+        assert!(
+            stderr.contains("<stdin>:5:1"),
+            "snippet at the list: {stderr}"
+        );
+        assert!(
+            stderr.contains("invalid (4 errors, 0 warnings)"),
+            "{stderr}"
+        );
+    }
+
+    #[test]
+    fn extract_as_json_gives_the_plain_object() {
+        let out = flexmd()
+            .args([
+                "extract",
+                "--as-json",
+                "--spec",
+                &spec(),
+                &example("responses/clean.md"),
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let value: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            value["Short answer"],
+            "Use PostgreSQL for the order service."
+        );
+        assert_eq!(
+            value["Unknowns"],
+            json!(["Whether the EU region needs its own database."])
+        );
+        assert_eq!(value["Reasoning"].as_array().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn extract_gives_extracted_result_and_accepts_a_json_spec() {
+        let spec_json = flexmd()
+            .args(["ofs", "parse", &spec()])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let dir = std::env::temp_dir().join(format!("flexmd-cli-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let spec_path = dir.join("spec.json");
+        std::fs::write(&spec_path, spec_json).unwrap();
+        let out = flexmd()
+            .args([
+                "extract",
+                "--spec",
+                spec_path.to_str().unwrap(),
+                &example("responses/nested.md"),
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let result: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            result["sectionsByName"]["Reasoning"]["nodeKey"],
+            "reasoning"
+        );
+        assert_eq!(result["sectionsByName"]["Reasoning"]["nodeLevel"], 2);
+        assert_eq!(
+            result["sectionsByName"]["Reasoning"]["list"]["ordered"],
+            true
+        );
+        assert_eq!(result["outline"]["type"], "md_outline");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -6,7 +6,13 @@
 //!   [`OutputFormatSpec`](flexmd_core::OutputFormatSpec) (seed
 //!   `parseOutputFormatSpec` / `stringifyOutputFormatSpec`);
 //! - [`enrich_instructions`]: only the rules the spec needs (seed §5);
-//! - [`prompt`]: the block plus its rules, ready to paste into a prompt.
+//! - [`prompt`]: the block plus its rules, ready to paste into a prompt;
+//! - [`validate`], [`extract`], [`check`]: an answer against a spec (seed
+//!   Appendix B, §2.4), sharing one read of the answer;
+//! - [`to_json`], [`json_schema`]: the answer as a plain object, and the JSON
+//!   Schema that object satisfies.
+//!
+//! The README walks the whole contract: spec → prompt → answer → report → JSON.
 //!
 //! ```
 //! let spec = flexmd_ofs::parse_spec(
@@ -17,14 +23,16 @@
 //! assert!(prompt.contains("- Assumptions — list\n"));
 //! assert!(prompt.ends_with("- List sections must use '-' bullets (nested allowed).\n"));
 //! ```
-//!
-//! Checking and extracting answers against a spec (validate, extract,
-//! `to_json`, `json_schema`) is not built yet; see the README.
 
+mod check;
 mod enrich;
+mod json;
+mod locate;
 mod spec;
 
+pub use check::{ExtractOptions, Issue, Report, check, extract, validate};
 pub use enrich::{enrich_instructions, prompt};
+pub use json::{json_schema, to_json};
 pub use spec::{parse_spec, render_spec};
 
 /// The README's example, run as a doctest.

@@ -1,0 +1,498 @@
+//! Checking an answer against a spec, and extracting it (seed §2.4, §4.2,
+//! §11, Appendix B). One analysis serves both: the answer is parsed once for
+//! its outline and once for its tables, and each list section's content once.
+
+use flexmd_core::{
+    Diagnostic, ExtractedResult, ExtractedSection, LineIndex, ListItem, MdOutline,
+    OutputFormatSpec, ParsedList, ParsedTable, SectionKind, Severity, Span, TableKind,
+    build_outline, parse_list, parse_tables,
+};
+use serde::Serialize;
+
+use crate::locate::{Found, Located, locate};
+
+/// One problem found in an answer.
+///
+/// `code` is the seed's (Appendix B) or flexmd's table code; [`Issue::id`]
+/// joins it with the section as the seed prints it (`missing_section:Reasoning`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Issue {
+    /// `missing_section`, `empty_section_without_none`, `section_not_bullets`,
+    /// `section_not_numbered`, `missing_table`, `table_columns_mismatch`,
+    /// `ordered_table_missing_hash_column`, `ordered_table_bad_numbering`; for
+    /// warnings `lenient_heading`, `lenient_bullets`, `lenient_numbering`,
+    /// `duplicate_section`.
+    pub code: String,
+    /// The spec section it concerns, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    /// What is wrong and what the answer should do, in one sentence.
+    pub message: String,
+    /// Byte range in the answer.
+    pub span: Span,
+    /// 1-based line of the span's start.
+    pub line: usize,
+    /// 1-based column (in characters) of the span's start.
+    pub column: usize,
+}
+
+impl Issue {
+    /// The seed's form: `code:SECTION`, or just `code` for table issues.
+    ///
+    /// ```
+    /// let spec = flexmd_ofs::parse_spec("- Reasoning — ordered list\n").value;
+    /// let report = flexmd_ofs::validate("# Intro\nhello\n", &spec);
+    /// assert_eq!(report.errors[0].id(), "missing_section:Reasoning");
+    /// ```
+    pub fn id(&self) -> String {
+        match &self.section {
+            Some(section) => format!("{}:{section}", self.code),
+            None => self.code.clone(),
+        }
+    }
+
+    /// The issue as a [`Diagnostic`] (for rendering with its source).
+    pub fn to_diagnostic(&self, severity: Severity) -> Diagnostic {
+        Diagnostic {
+            code: self.id(),
+            severity,
+            message: self.message.clone(),
+            span: self.span.clone(),
+            line: self.line,
+            column: self.column,
+        }
+    }
+}
+
+/// The outcome of [`validate`]: `ok` when there is no error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Whether the answer follows the spec (warnings allowed).
+    pub ok: bool,
+    /// What breaks the spec.
+    pub errors: Vec<Issue>,
+    /// What was read leniently: each leniency used, never silently.
+    pub warnings: Vec<Issue>,
+}
+
+/// Options for [`extract`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExtractOptions {
+    /// Parse lists in prose sections too (the seed's "or enabled").
+    pub lists_in_prose: bool,
+}
+
+/// Everything learned from one read of an answer.
+struct Analysis<'a> {
+    spec: &'a OutputFormatSpec,
+    outline: MdOutline,
+    located: Vec<Option<Located>>,
+    /// Per spec section: the parsed list, for list kinds not written as `None`.
+    lists: Vec<Option<ParsedList>>,
+    /// Per spec section: whether it says the empty value (`None`).
+    is_none: Vec<bool>,
+    tables: Vec<ParsedTable>,
+    /// Per spec table: the index of the answer's table for it.
+    table_for: Vec<Option<usize>>,
+    errors: Vec<Issue>,
+    warnings: Vec<Issue>,
+}
+
+/// Checks `response` against `spec` (seed `validateOutput`, Appendix B).
+///
+/// Sections are matched by name in any case, at any heading level, ignoring
+/// trailing `:` and dashes, surrounding emphasis and numbering (`1. Reasoning`,
+/// `Step 2 — Reasoning`); for duplicates the highest level wins and equal
+/// levels merge in order (seed §11.3). Without a heading, a bold line
+/// (`**Short answer:**`) or a `Short answer:` label is accepted with a
+/// `lenient_heading` warning. Kinds are checked on the parsed list: a list
+/// section needs a bullet item, an ordered list a numbered one, unless it says
+/// the spec's empty value (`None`, in any case, with or without backticks or
+/// a period). Tables are matched by their columns; ordered tables need `#`
+/// first and rows numbered 1..N. `by` is informational only.
+///
+/// ```
+/// let spec = flexmd_ofs::parse_spec("- Short answer — prose\n- Steps — ordered list\n").value;
+/// let report = flexmd_ofs::validate("## Short answer\nYes.\n\n## Steps\n- first\n", &spec);
+/// assert!(!report.ok);
+/// assert_eq!(report.errors[0].id(), "section_not_numbered:Steps");
+/// assert_eq!((report.errors[0].line, report.errors[0].column), (5, 1));
+/// ```
+pub fn validate(response: &str, spec: &OutputFormatSpec) -> Report {
+    let analysis = analyze(response, spec);
+    Report {
+        ok: analysis.errors.is_empty(),
+        errors: analysis.errors,
+        warnings: analysis.warnings,
+    }
+}
+
+/// Validates and extracts in one read: the report and the extracted result.
+pub fn check(
+    response: &str,
+    spec: &OutputFormatSpec,
+    options: &ExtractOptions,
+) -> (Report, ExtractedResult) {
+    let mut analysis = analyze(response, spec);
+    let errors = std::mem::take(&mut analysis.errors);
+    let warnings = std::mem::take(&mut analysis.warnings);
+    let report = Report {
+        ok: errors.is_empty(),
+        errors,
+        warnings,
+    };
+    (report, into_extracted(analysis, options))
+}
+
+/// Extracts `response` along `spec` (seed `extractOutput`, §2.4): the outline,
+/// each found section by its spec name (node key and level, raw content, and
+/// the parsed list for list kinds), and the answer's tables, with those that
+/// match an ordered table of the spec marked `ordered_table`. A section found
+/// by a lenient label has `nodeLevel` 0.
+///
+/// ```
+/// use flexmd_ofs::{ExtractOptions, extract, parse_spec};
+/// let spec = parse_spec("- Assumptions — list\n").value;
+/// let result = extract("### Assumptions:\n- cheap\n- fast\n", &spec, &ExtractOptions::default());
+/// let section = &result.sections_by_name["Assumptions"];
+/// assert_eq!((section.node_key.as_str(), section.node_level), ("assumptions", 3));
+/// assert_eq!(section.list.as_ref().unwrap().items[1].text, "fast");
+/// ```
+pub fn extract(
+    response: &str,
+    spec: &OutputFormatSpec,
+    options: &ExtractOptions,
+) -> ExtractedResult {
+    into_extracted(analyze(response, spec), options)
+}
+
+fn into_extracted(analysis: Analysis<'_>, options: &ExtractOptions) -> ExtractedResult {
+    let Analysis {
+        spec,
+        outline,
+        located,
+        mut lists,
+        is_none,
+        mut tables,
+        table_for,
+        ..
+    } = analysis;
+    let mut sections_by_name = indexmap::IndexMap::new();
+    for (i, (section, found)) in spec.sections.iter().zip(located).enumerate() {
+        let Some(found) = found else { continue };
+        let mut list = lists.get_mut(i).and_then(Option::take);
+        if list.is_none()
+            && options.lists_in_prose
+            && section.kind == SectionKind::Prose
+            && !is_none.get(i).copied().unwrap_or(false)
+        {
+            list = parse_list(&found.content);
+        }
+        sections_by_name.insert(
+            section.name.clone(),
+            ExtractedSection {
+                node_key: found.node_key,
+                node_level: found.node_level,
+                md: found.content,
+                list,
+            },
+        );
+    }
+    for (spec_table, found) in spec.tables.iter().zip(&table_for) {
+        if let Some(table) = found.and_then(|i| tables.get_mut(i)) {
+            table.kind = spec_table.kind;
+            table.by.clone_from(&spec_table.by);
+        }
+    }
+    ExtractedResult {
+        outline,
+        sections_by_name,
+        tables,
+    }
+}
+
+fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
+    let index = LineIndex::new(response);
+    let outline = build_outline(response);
+    let names: Vec<&str> = spec.sections.iter().map(|s| s.name.as_str()).collect();
+    let located = locate(response, &outline, &names);
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let issue = |code: &str, section: Option<&str>, message: String, span: Span| {
+        let (line, column) = index.line_col(span.start);
+        Issue {
+            code: code.to_owned(),
+            section: section.map(str::to_owned),
+            message,
+            span,
+            line,
+            column,
+        }
+    };
+    let tables = parse_tables(response);
+    let mut lists = Vec::new();
+    let mut is_none = Vec::new();
+    for (section, found) in spec.sections.iter().zip(&located) {
+        let name = section.name.as_str();
+        let Some(found) = found else {
+            errors.push(issue(
+                "missing_section",
+                Some(name),
+                format!("no section `{name}`: add a heading `## {name}`"),
+                0..0,
+            ));
+            lists.push(None);
+            is_none.push(false);
+            continue;
+        };
+        match found.found {
+            Found::BoldLabel | Found::LabelLine => warnings.push(issue(
+                "lenient_heading",
+                Some(name),
+                format!("`{name}` is marked by a label, not a heading; read as a section"),
+                found.heading.clone(),
+            )),
+            Found::Heading | Found::NumberedHeading => {}
+        }
+        if found.merged > 1 {
+            warnings.push(issue(
+                "duplicate_section",
+                Some(name),
+                format!(
+                    "`{name}` appears {} times at the same level; merged in order",
+                    found.merged
+                ),
+                found.heading.clone(),
+            ));
+        }
+        let own_text = without_tables(&found.content);
+        let body = own_text.trim();
+        let at = found.content_span.clone();
+        let body_at = at.start + (found.content.len() - found.content.trim_start().len());
+        let says_none = spec
+            .empty_section_value
+            .as_deref()
+            .is_some_and(|value| is_empty_value(body, value));
+        is_none.push(says_none);
+        if body.is_empty() {
+            if let Some(value) = &spec.empty_section_value {
+                errors.push(issue(
+                    "empty_section_without_none",
+                    Some(name),
+                    format!("`{name}` is empty: write `{value}` in it"),
+                    found.heading.clone(),
+                ));
+            }
+            lists.push(None);
+            continue;
+        }
+        if says_none || section.kind == SectionKind::Prose {
+            lists.push(None);
+            continue;
+        }
+        let list = parse_list(&found.content);
+        let ordered = section.kind == SectionKind::OrderedList;
+        let items: Vec<&ListItem> = list
+            .iter()
+            .flat_map(|l| &l.items)
+            .filter(|item| item.index.is_some() == ordered)
+            .collect();
+        if items.is_empty() {
+            let (code, message) = if ordered {
+                (
+                    "section_not_numbered",
+                    format!("`{name}` must be numbered items (`1.`, `2.` ...) or `None`"),
+                )
+            } else {
+                (
+                    "section_not_bullets",
+                    format!("`{name}` must be `-` bullet items or `None`"),
+                )
+            };
+            errors.push(issue(code, Some(name), message, body_at..at.end));
+        } else {
+            let marker_of = |item: &ListItem| {
+                item.span
+                    .as_ref()
+                    .and_then(|s| found.content.get(s.start..))
+                    .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()))
+                    .and_then(|rest| rest.chars().next())
+            };
+            let odd = items.iter().find(|item| {
+                let marker = marker_of(item);
+                if ordered {
+                    marker == Some(')')
+                } else {
+                    marker != Some('-')
+                }
+            });
+            if let Some(item) = odd {
+                let start = at.start + item.span.as_ref().map_or(0, |s| s.start);
+                let (code, message) = if ordered {
+                    (
+                        "lenient_numbering",
+                        format!("`{name}` numbers items with `)`; read as a numbered list"),
+                    )
+                } else {
+                    (
+                        "lenient_bullets",
+                        format!("`{name}` uses `*` or `+` bullets; read as a list"),
+                    )
+                };
+                warnings.push(issue(code, Some(name), message, start..start + 1));
+            }
+        }
+        lists.push(list);
+    }
+
+    let table_for = match_tables(spec, &tables);
+    for (spec_table, found) in spec.tables.iter().zip(&table_for) {
+        let wanted = spec_table.columns.join(", ");
+        let Some(table) = found.and_then(|i| tables.get(i)) else {
+            if !spec.tables_optional {
+                errors.push(issue(
+                    "missing_table",
+                    None,
+                    format!("no table with columns {wanted}"),
+                    0..0,
+                ));
+            }
+            continue;
+        };
+        let span = table.span.clone().unwrap_or(0..0);
+        let have: Vec<String> = data_columns(&table.columns);
+        let want: Vec<String> = data_columns(&spec_table.columns);
+        let missing: Vec<&String> = want.iter().filter(|c| !have.contains(c)).collect();
+        let extra: Vec<&String> = have.iter().filter(|c| !want.contains(c)).collect();
+        if !missing.is_empty() || !extra.is_empty() {
+            errors.push(issue(
+                "table_columns_mismatch",
+                None,
+                format!("the table for ({wanted}) is missing {missing:?} and has extra {extra:?}"),
+                span.clone(),
+            ));
+        }
+        if spec_table.kind == TableKind::OrderedTable {
+            if table.columns.first().map(|c| c.trim()) != Some("#") {
+                errors.push(issue(
+                    "ordered_table_missing_hash_column",
+                    None,
+                    format!("the ordered table for ({wanted}) needs a first column `#`"),
+                    span,
+                ));
+            } else if let Some((row, cell)) = table
+                .rows
+                .iter()
+                .enumerate()
+                .find(|(i, row)| {
+                    row.first().map(|c| c.trim()) != Some((i + 1).to_string().as_str())
+                })
+                .map(|(i, row)| (i, row.first().cloned().unwrap_or_default()))
+            {
+                errors.push(issue(
+                    "ordered_table_bad_numbering",
+                    None,
+                    format!(
+                        "the ordered table for ({wanted}) must number rows 1..N; row {} has `#` {cell:?}",
+                        row + 1
+                    ),
+                    span,
+                ));
+            }
+        }
+    }
+    errors.sort_by_key(|e| e.span.start);
+    warnings.sort_by_key(|w| w.span.start);
+    Analysis {
+        spec,
+        outline,
+        located,
+        lists,
+        is_none,
+        tables,
+        table_for,
+        errors,
+        warnings,
+    }
+}
+
+/// A section's text without its tables. Tables are read for the whole
+/// answer: a table after a section's text (often the last section's) is not
+/// part of what the section says, e.g. `None.`.
+pub(crate) fn without_tables(content: &str) -> std::borrow::Cow<'_, str> {
+    if !content.contains('|') {
+        return std::borrow::Cow::Borrowed(content);
+    }
+    let tables = parse_tables(content);
+    if tables.is_empty() {
+        return std::borrow::Cow::Borrowed(content);
+    }
+    let mut text = String::new();
+    let mut at = 0;
+    for span in tables.iter().filter_map(|t| t.span.clone()) {
+        text.push_str(content.get(at..span.start).unwrap_or_default());
+        at = span.end.max(at);
+    }
+    text.push_str(content.get(at..).unwrap_or_default());
+    std::borrow::Cow::Owned(text)
+}
+
+/// Whether a section's body (its tables aside) says the empty value: `None`,
+/// `none.`, `` `None` ``, `**None**`, `"None"`.
+pub(crate) fn is_empty_value(body: &str, value: &str) -> bool {
+    let body = without_tables(body);
+    let stripped = body
+        .trim()
+        .trim_end_matches('.')
+        .trim_matches(['`', '*', '_', '"', '\''])
+        .trim_end_matches('.')
+        .trim();
+    stripped.eq_ignore_ascii_case(value.trim())
+}
+
+/// Column names without `#`, normalised for comparison.
+fn data_columns(columns: &[String]) -> Vec<String> {
+    columns
+        .iter()
+        .map(|c| c.trim().to_lowercase())
+        .filter(|c| c != "#")
+        .collect()
+}
+
+/// For each spec table, the answer's table for it: pairs are taken best
+/// first, scored by shared columns and then by whether a `#` first column
+/// agrees with the table's kind; each table is used once, and a table that
+/// shares no column matches nothing.
+pub(crate) fn match_tables(spec: &OutputFormatSpec, tables: &[ParsedTable]) -> Vec<Option<usize>> {
+    let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, spec_table) in spec.tables.iter().enumerate() {
+        let want = data_columns(&spec_table.columns);
+        let ordered = spec_table.kind == TableKind::OrderedTable;
+        for (j, table) in tables.iter().enumerate() {
+            let have = data_columns(&table.columns);
+            let shared = want.iter().filter(|c| have.contains(c)).count();
+            if shared == 0 {
+                continue;
+            }
+            let hash_first = table.columns.first().is_some_and(|c| c.trim() == "#");
+            pairs.push((shared * 2 + usize::from(hash_first == ordered), i, j));
+        }
+    }
+    // Best score first; ties go to the earlier spec table, then the earlier answer table.
+    pairs.sort_by_key(|&(score, i, j)| (std::cmp::Reverse(score), i, j));
+    let mut chosen = vec![None; spec.tables.len()];
+    let mut used = vec![false; tables.len()];
+    for (_, i, j) in pairs {
+        let free_spec = chosen.get(i).is_some_and(Option::is_none);
+        let free_table = used.get(j).is_some_and(|u| !u);
+        if free_spec && free_table {
+            if let Some(slot) = chosen.get_mut(i) {
+                *slot = Some(j);
+            }
+            if let Some(slot) = used.get_mut(j) {
+                *slot = true;
+            }
+        }
+    }
+    chosen
+}

@@ -1,0 +1,192 @@
+//! Beyond the seed: an extracted answer as a plain JSON object, and the JSON
+//! Schema that object satisfies, so a Markdown answer can be checked like a
+//! JSON one.
+
+use flexmd_core::{ExtractedResult, ListItem, OutputFormatSpec, SectionKind};
+use serde_json::{Map, Value, json};
+
+use crate::check::{is_empty_value, match_tables};
+
+/// The extracted answer as a plain object keyed by section name:
+///
+/// - prose → the section's Markdown, trimmed;
+/// - list and ordered list → an array of item texts in order; when any item
+///   has sub-items, every item is `{ "text", "children" }` instead;
+/// - a section that says the empty value (`None`) or is missing → `null`;
+/// - `"tables"` (when the spec declares tables) → one entry per spec table,
+///   in spec order: an array of row objects keyed by column (the `#` column
+///   included), or `null` when the answer has no table for it.
+///
+/// ```
+/// use flexmd_ofs::{ExtractOptions, extract, parse_spec, to_json};
+/// let spec = parse_spec("- Answer — prose\n- Steps — ordered list\n- Risks — list\n").value;
+/// let answer = "## Answer\nYes.\n\n## Steps\n1. a\n2. b\n   - b1\n\n## Risks\nNone.\n";
+/// let json = to_json(&extract(answer, &spec, &ExtractOptions::default()), &spec);
+/// assert_eq!(json, serde_json::json!({
+///     "Answer": "Yes.",
+///     "Steps": [{"text": "a", "children": []}, {"text": "b", "children": [{"text": "b1", "children": []}]}],
+///     "Risks": null
+/// }));
+/// ```
+pub fn to_json(extracted: &ExtractedResult, spec: &OutputFormatSpec) -> Value {
+    let mut object = Map::new();
+    for section in &spec.sections {
+        let value = match extracted.sections_by_name.get(&section.name) {
+            None => Value::Null,
+            Some(found) => {
+                let says_none = spec
+                    .empty_section_value
+                    .as_deref()
+                    .is_some_and(|v| is_empty_value(&found.md, v));
+                match (section.kind, says_none, &found.list) {
+                    (_, true, _) => Value::Null,
+                    (SectionKind::Prose, false, _) => Value::String(found.md.trim().to_owned()),
+                    (_, false, Some(list)) => items_json(&list.items),
+                    (_, false, None) => Value::Array(Vec::new()),
+                }
+            }
+        };
+        object.insert(section.name.clone(), value);
+    }
+    if !spec.tables.is_empty() {
+        let tables: Vec<Value> = match_tables(spec, &extracted.tables)
+            .into_iter()
+            .map(|found| match found.and_then(|i| extracted.tables.get(i)) {
+                None => Value::Null,
+                Some(table) => Value::Array(
+                    table
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            let cells: Map<String, Value> = table
+                                .columns
+                                .iter()
+                                .zip(row.iter().map(Some).chain(std::iter::repeat(None)))
+                                .map(|(column, cell)| {
+                                    (
+                                        column.clone(),
+                                        cell.map_or(Value::Null, |c| Value::String(c.clone())),
+                                    )
+                                })
+                                .collect();
+                            Value::Object(cells)
+                        })
+                        .collect(),
+                ),
+            })
+            .collect();
+        object.insert("tables".to_owned(), Value::Array(tables));
+    }
+    Value::Object(object)
+}
+
+/// Item texts, or `{text, children}` trees when any item is nested.
+fn items_json(items: &[ListItem]) -> Value {
+    let nested = items.iter().any(|i| !i.children.is_empty());
+    if !nested {
+        return Value::Array(
+            items
+                .iter()
+                .map(|i| Value::String(i.text.clone()))
+                .collect(),
+        );
+    }
+    // Lists are at most MAX_LIST_DEPTH (32) deep, so this recursion is bounded.
+    Value::Array(
+        items
+            .iter()
+            .map(|i| json!({"text": i.text, "children": tree(&i.children)}))
+            .collect(),
+    )
+}
+
+fn tree(items: &[ListItem]) -> Value {
+    Value::Array(
+        items
+            .iter()
+            .map(|i| json!({"text": i.text, "children": tree(&i.children)}))
+            .collect(),
+    )
+}
+
+/// The JSON Schema (draft 2020-12) that [`to_json`]'s object satisfies for
+/// `spec`: every section is required (and may be `null`, for `None`), no
+/// other key is allowed, and `"tables"` is required unless tables are
+/// optional.
+///
+/// ```
+/// let spec = flexmd_ofs::parse_spec("- Answer — prose\n").value;
+/// let schema = flexmd_ofs::json_schema(&spec);
+/// assert_eq!(schema["properties"]["Answer"], serde_json::json!({"type": ["string", "null"]}));
+/// assert_eq!(schema["required"], serde_json::json!(["Answer"]));
+/// ```
+pub fn json_schema(spec: &OutputFormatSpec) -> Value {
+    let mut properties = Map::new();
+    let mut required: Vec<Value> = Vec::new();
+    for section in &spec.sections {
+        let schema = match section.kind {
+            SectionKind::Prose => json!({"type": ["string", "null"]}),
+            SectionKind::List | SectionKind::OrderedList => json!({
+                "type": ["array", "null"],
+                "anyOf": [
+                    {"type": "null"},
+                    {"items": {"type": "string"}},
+                    {"items": {"$ref": "#/$defs/item"}}
+                ]
+            }),
+        };
+        properties.insert(section.name.clone(), schema);
+        required.push(Value::String(section.name.clone()));
+    }
+    if !spec.tables.is_empty() {
+        let tables: Vec<Value> = spec
+            .tables
+            .iter()
+            .map(|table| {
+                let mut columns: Vec<String> = Vec::new();
+                if table.kind == flexmd_core::TableKind::OrderedTable {
+                    columns.push("#".to_owned());
+                }
+                columns.extend(table.columns.iter().cloned());
+                let cells: Map<String, Value> = columns
+                    .iter()
+                    .map(|c| (c.clone(), json!({"type": ["string", "null"]})))
+                    .collect();
+                json!({
+                    "type": ["array", "null"],
+                    "items": {"type": "object", "properties": cells, "required": columns}
+                })
+            })
+            .collect();
+        properties.insert(
+            "tables".to_owned(),
+            json!({
+                "type": "array",
+                "prefixItems": tables,
+                "minItems": spec.tables.len(),
+                "maxItems": spec.tables.len()
+            }),
+        );
+        if !spec.tables_optional {
+            required.push(Value::String("tables".to_owned()));
+        }
+    }
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+        "$defs": {
+            "item": {
+                "type": "object",
+                "properties": {
+                    "text": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/$defs/item"}}
+                },
+                "required": ["text", "children"],
+                "additionalProperties": false
+            }
+        }
+    })
+}

@@ -1,0 +1,332 @@
+//! Finding a spec's sections in an answer (seed §11.2–11.3): headings first,
+//! then the lenient fallbacks real models need.
+
+use flexmd_core::{MdNode, MdOutline, Span, code_blocks, line_spans, normalize_title};
+
+/// How a section was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// A heading with the section's name.
+    Heading,
+    /// A heading like `1. Reasoning` or `Step 2 — Reasoning`.
+    NumberedHeading,
+    /// A bold line such as `**Short answer:**` used as a heading.
+    BoldLabel,
+    /// A `Short answer:` label opening a paragraph.
+    LabelLine,
+}
+
+/// A section of the answer, found for one spec section.
+#[derive(Debug, Clone)]
+pub(crate) struct Located {
+    pub(crate) node_key: String,
+    /// 0 for a lenient label: no heading.
+    pub(crate) node_level: u8,
+    /// The raw content (merged in order for same-level duplicates).
+    pub(crate) content: String,
+    /// Where the (first) heading or label is.
+    pub(crate) heading: Span,
+    /// Where the (first) content is.
+    pub(crate) content_span: Span,
+    pub(crate) found: Found,
+    /// How many same-level headings were merged (1 when unique).
+    pub(crate) merged: usize,
+}
+
+/// A section name for matching: [`normalize_title`], then without leading
+/// numbering (`1.`, `2)`, `Step 2 —`, `Part 3:`).
+pub(crate) fn strip_numbering(key: &str) -> &str {
+    let after_word = ["step ", "part ", "section "]
+        .iter()
+        .find_map(|w| key.strip_prefix(w))
+        .unwrap_or(key);
+    let digits = after_word.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return key;
+    }
+    let after_number = after_word.get(digits..).unwrap_or_default();
+    let spaced = after_number.trim_start();
+    // `2024 plan` is a title, not numbering: a bare number needs a separator.
+    let has_word = after_word.len() != key.len();
+    let separated = spaced.starts_with(['.', ')', ':', '—', '–', '-'])
+        || (has_word && spaced.len() < after_number.len());
+    let rest = spaced.trim_start_matches(['.', ')', ':', '—', '–', '-', ' ']);
+    if !separated || rest.is_empty() {
+        return key;
+    }
+    rest
+}
+
+/// Every node of the outline in document order.
+fn nodes(outline: &MdOutline) -> Vec<&MdNode> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&MdNode> = outline.nodes.iter().rev().collect();
+    while let Some(node) = stack.pop() {
+        out.push(node);
+        stack.extend(node.children.iter().rev());
+    }
+    out
+}
+
+/// Finds each of `names` in the answer, in order; `None` where absent.
+pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec<Option<Located>> {
+    let all = nodes(outline);
+    let titles: Vec<String> = all.iter().map(|n| normalize_title(&n.title)).collect();
+    let heading_starts: Vec<usize> = all
+        .iter()
+        .filter_map(|n| n.source.as_ref().map(|s| s.heading.start))
+        .collect();
+    // A section ends where another spec section's heading starts, even a
+    // nested one: `# Reasoning` holding `## Short answer` does not own it.
+    let keys: Vec<String> = names.iter().map(|n| normalize_title(n)).collect();
+    let section_starts: Vec<usize> = all
+        .iter()
+        .zip(&titles)
+        .filter(|(_, t)| {
+            keys.iter()
+                .any(|k| *k == **t || strip_numbering(t) == k.as_str())
+        })
+        .filter_map(|(n, _)| n.source.as_ref().map(|s| s.heading.start))
+        .collect();
+    let mut labels: Option<Vec<Label>> = None;
+    names
+        .iter()
+        .map(|name| {
+            let key = normalize_title(name);
+            let exact: Vec<usize> = (0..all.len())
+                .filter(|&i| titles.get(i) == Some(&key))
+                .collect();
+            let (candidates, found) = if exact.is_empty() {
+                let numbered: Vec<usize> = (0..all.len())
+                    .filter(|&i| titles.get(i).is_some_and(|t| strip_numbering(t) == key))
+                    .collect();
+                (numbered, Found::NumberedHeading)
+            } else {
+                (exact, Found::Heading)
+            };
+            if !candidates.is_empty() {
+                return from_headings(response, &all, &section_starts, &candidates, found);
+            }
+            let labels =
+                labels.get_or_insert_with(|| find_labels(response, &heading_starts, names));
+            from_label(response, labels, &heading_starts, &key)
+        })
+        .collect()
+}
+
+/// Duplicates (seed §11.3): the highest level wins; equal levels merge in
+/// order. A section's content is its subtree: its own text and its
+/// sub-headings, up to the next heading at its level or above, or the next
+/// heading of any spec section (`section_starts`), whichever comes first.
+fn from_headings(
+    response: &str,
+    all: &[&MdNode],
+    section_starts: &[usize],
+    candidates: &[usize],
+    found: Found,
+) -> Option<Located> {
+    let level = candidates
+        .iter()
+        .filter_map(|&i| all.get(i))
+        .map(|n| n.level)
+        .min()?;
+    let chosen: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|&i| all.get(i).is_some_and(|n| n.level == level))
+        .collect();
+    let subtree = |i: usize| -> Option<(Span, Span)> {
+        let node = all.get(i)?;
+        let source = node.source.as_ref()?;
+        let end = all
+            .iter()
+            .skip(i + 1)
+            .find(|n| n.level <= node.level)
+            .and_then(|n| n.source.as_ref())
+            .map_or(response.len(), |s| s.heading.start);
+        let next_section = section_starts
+            .iter()
+            .copied()
+            .find(|&start| start > source.heading.start)
+            .unwrap_or(response.len());
+        let end = end.min(next_section).max(source.content.start);
+        Some((source.heading.clone(), source.content.start..end))
+    };
+    let first = all.get(*chosen.first()?)?;
+    let (heading, content_span) = subtree(*chosen.first()?)?;
+    let content = chosen
+        .iter()
+        .filter_map(|&i| subtree(i))
+        .filter_map(|(_, span)| response.get(span))
+        .collect();
+    Some(Located {
+        node_key: first.key.clone(),
+        node_level: level,
+        content,
+        heading,
+        content_span,
+        found,
+        merged: chosen.len(),
+    })
+}
+
+/// A line that labels a section without a heading.
+#[derive(Debug, Clone)]
+struct Label {
+    key: String,
+    found: Found,
+    line: Span,
+    content_start: usize,
+}
+
+/// Label lines for any of `names`, outside code blocks, in document order.
+fn find_labels(response: &str, heading_starts: &[usize], names: &[&str]) -> Vec<Label> {
+    let keys: Vec<String> = names.iter().map(|n| normalize_title(n)).collect();
+    let matches = |candidate: &str| {
+        let key = normalize_title(candidate);
+        keys.iter()
+            .find(|k| **k == key || strip_numbering(&key) == k.as_str())
+            .cloned()
+    };
+    let blocks = code_blocks(response);
+    let mut labels = Vec::new();
+    for line in line_spans(response) {
+        let text = response.get(line.start..line.end).unwrap_or_default();
+        let indent = text.len() - text.trim_start_matches(' ').len();
+        if indent > 3
+            || blocks
+                .iter()
+                .any(|b| b.span.start <= line.start && line.start < b.span.end)
+            || heading_starts.contains(&line.start)
+        {
+            continue;
+        }
+        let body = text.get(indent..).unwrap_or_default();
+        let label = bold_label(body)
+            .map(|(inner, after)| (inner, after, Found::BoldLabel))
+            .or_else(|| plain_label(body).map(|(name, after)| (name, after, Found::LabelLine)));
+        let Some((name, after, found)) = label else {
+            continue;
+        };
+        if let Some(key) = matches(name) {
+            labels.push(Label {
+                key,
+                found,
+                line: line.start..line.end,
+                content_start: line.start + indent + after,
+            });
+        }
+    }
+    labels
+}
+
+/// `**Name:**`, `**Name**:`, `__Name__` at the start of a line: the name and
+/// the offset after the label (and a colon after it).
+fn bold_label(line: &str) -> Option<(&str, usize)> {
+    let marker = if line.starts_with("**") {
+        "**"
+    } else if line.starts_with("__") {
+        "__"
+    } else {
+        return None;
+    };
+    let inner_start = marker.len();
+    let close = line.get(inner_start..)?.find(marker)? + inner_start;
+    let inner = line.get(inner_start..close)?;
+    let mut after = close + marker.len();
+    if line.get(after..)?.starts_with(':') {
+        after += 1;
+    }
+    (!inner.trim().is_empty()).then_some((inner, after))
+}
+
+/// `Name:` opening a line (the name has no markup and at most eight words).
+fn plain_label(line: &str) -> Option<(&str, usize)> {
+    let colon = line.find(':')?;
+    let name = line.get(..colon)?;
+    let plain = !name.trim().is_empty()
+        && name.split_whitespace().count() <= 8
+        && !name.contains(['*', '_', '`', '[', '#', '|', '>'])
+        && !name.starts_with(['-', '+'])
+        && !name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit() && name.contains(". "));
+    plain.then_some((name, colon + 1))
+}
+
+/// The content after a label, up to the next label or heading.
+fn from_label(
+    response: &str,
+    labels: &[Label],
+    heading_starts: &[usize],
+    key: &str,
+) -> Option<Located> {
+    let index = labels.iter().position(|l| l.key == key)?;
+    let label = labels.get(index)?;
+    let next_label = labels
+        .get(index + 1)
+        .map_or(response.len(), |l| l.line.start);
+    let next_heading = heading_starts
+        .iter()
+        .copied()
+        .find(|&h| h >= label.content_start)
+        .unwrap_or(response.len());
+    let end = next_label.min(next_heading).max(label.content_start);
+    let content = response.get(label.content_start..end)?;
+    Some(Located {
+        node_key: flexmd_core::slugify(key),
+        node_level: 0,
+        content: content.trim_start_matches([' ', '\t']).to_owned(),
+        heading: label.line.clone(),
+        content_span: label.content_start..end,
+        found: label.found,
+        merged: 1,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbering_is_stripped_only_when_it_is_numbering() {
+        assert_eq!(strip_numbering("1. reasoning"), "reasoning");
+        assert_eq!(strip_numbering("2) reasoning"), "reasoning");
+        assert_eq!(strip_numbering("step 2 — reasoning"), "reasoning");
+        assert_eq!(strip_numbering("part 3: assumptions"), "assumptions");
+        assert_eq!(
+            strip_numbering("2024 plan"),
+            "2024 plan",
+            "a year is not numbering"
+        );
+        assert_eq!(strip_numbering("3"), "3");
+        assert_eq!(strip_numbering("step 4 summary"), "summary");
+        assert_eq!(strip_numbering("2 — reasoning"), "reasoning");
+        assert_eq!(strip_numbering("reasoning"), "reasoning");
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(
+            bold_label("**Short answer:** yes"),
+            Some(("Short answer:", 17))
+        );
+        assert_eq!(
+            bold_label("**Short answer**: yes"),
+            Some(("Short answer", 17))
+        );
+        assert_eq!(bold_label("**bold** text"), Some(("bold", 8)));
+        assert_eq!(bold_label("****"), None);
+        assert_eq!(
+            plain_label("Short answer: Yes."),
+            Some(("Short answer", 13))
+        );
+        assert_eq!(plain_label("- item: x"), None);
+        assert_eq!(
+            plain_label("https://x"),
+            Some(("https", 6)),
+            "filtered later by name"
+        );
+    }
+}

@@ -1,0 +1,133 @@
+//! Answers checked against a spec: `fixtures/responses/<case>.md` with the
+//! spec in `<case>.spec.md` (default: `examples/specs/answer.md`), compared
+//! with `<case>.json`: the report (issues as `line:column id: message`) and
+//! the plain JSON object. Run with `FLEXMD_BLESS=1` to rewrite expected
+//! files, then review the diff.
+
+// Test helpers may panic: a panic here is a failed test.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use std::path::Path;
+
+use flexmd_ofs::{ExtractOptions, Issue, check, json_schema, parse_spec, to_json, validate};
+use pretty_assertions::assert_eq;
+use proptest::prelude::*;
+use serde_json::json;
+
+fn issues(list: &[Issue]) -> Vec<String> {
+    list.iter()
+        .map(|i| format!("{}:{} {}: {}", i.line, i.column, i.id(), i.message))
+        .collect()
+}
+
+fn default_spec() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/specs/answer.md"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn response_fixtures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/responses");
+    let bless = std::env::var_os("FLEXMD_BLESS").is_some();
+    let mut cases: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "md") && !p.to_string_lossy().ends_with(".spec.md")
+        })
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 25, "{} fixtures", cases.len());
+    for case in cases {
+        let response = std::fs::read_to_string(&case).unwrap();
+        let spec_md = std::fs::read_to_string(case.with_extension("spec.md"))
+            .unwrap_or_else(|_| default_spec());
+        let spec = parse_spec(&spec_md).value;
+        let (report, extracted) = check(&response, &spec, &ExtractOptions::default());
+        assert_eq!(
+            report,
+            validate(&response, &spec),
+            "check and validate agree"
+        );
+        let got = serde_json::to_string_pretty(&json!({
+            "ok": report.ok,
+            "errors": issues(&report.errors),
+            "warnings": issues(&report.warnings),
+            "json": to_json(&extracted, &spec),
+        }))
+        .unwrap()
+            + "\n";
+        let expected_path = case.with_extension("json");
+        if bless {
+            std::fs::write(&expected_path, &got).unwrap();
+        } else {
+            let expected = std::fs::read_to_string(&expected_path).unwrap();
+            assert_eq!(got, expected, "{}", case.display());
+        }
+    }
+}
+
+/// The plain object of every valid fixture satisfies the spec's JSON Schema,
+/// checked by hand for the shapes `json_schema` promises.
+#[test]
+fn json_schema_describes_to_json() {
+    let spec = parse_spec(&default_spec()).value;
+    let schema = json_schema(&spec);
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    assert_eq!(
+        schema["required"],
+        json!([
+            "Short answer",
+            "Long answer",
+            "Reasoning",
+            "Assumptions",
+            "Unknowns"
+        ]),
+        "tables are optional in this spec"
+    );
+    assert_eq!(
+        schema["properties"]["tables"]["prefixItems"][1]["items"]["required"],
+        json!(["#", "property1", "property2", "property3"])
+    );
+    assert_eq!(schema["additionalProperties"], false);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn validate_and_extract_never_panic(s in "\\PC*") {
+        let spec = parse_spec(&default_spec()).value;
+        let (report, extracted) = check(&s, &spec, &ExtractOptions { lists_in_prose: true });
+        prop_assert_eq!(report.ok, report.errors.is_empty());
+        let _ = to_json(&extracted, &spec);
+    }
+
+    #[test]
+    fn validate_never_panics_on_markdown_shapes(
+        lines in proptest::collection::vec(prop_oneof![
+            Just("## Short answer".to_owned()), Just("**Reasoning:**".to_owned()), Just("Unknowns: None".to_owned()),
+            Just("1) step".to_owned()), Just("* item".to_owned()), Just("| # | property1 |".to_owned()),
+            Just("|---|---|".to_owned()), Just("| 2 | x |".to_owned()), Just("```".to_owned()), Just(String::new()),
+            "\\PC{0,10}".prop_map(String::from),
+        ], 0..30)
+    ) {
+        let spec = parse_spec(&default_spec()).value;
+        let text = lines.join("\n");
+        let report = validate(&text, &spec);
+        for issue in report.errors.iter().chain(&report.warnings) {
+            prop_assert!(issue.span.start <= text.len() && issue.line >= 1);
+        }
+    }
+}
