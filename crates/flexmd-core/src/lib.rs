@@ -8,6 +8,7 @@
 //!   tree and back (seed §6).
 //! - [`parse_list`]: list items to a [`ListItem`] tree (seed §7).
 //! - [`parse_tables`]: GFM pipe tables to string cells (seed §8).
+//! - [`read_markdown`]: outline, tables and lists from one parse.
 //! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
 //! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing (seed §9.1).
 //! - [`code_blocks`], [`front_matter`]: literal blocks, found by the parser.
@@ -42,16 +43,18 @@ mod markdown;
 mod meta;
 pub mod model;
 mod outline;
+mod parts;
 mod table;
 mod text;
 
 pub use code::{CodeBlock, code_blocks, front_matter};
 pub use diagnostic::{Diagnostic, Parsed, Severity};
 pub use error::{Error, LineIndex, decode_utf8};
-pub use list::{MAX_LIST_DEPTH, parse_list};
+pub use list::{MAX_LIST_DEPTH, TopLevelList, parse_list};
 pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split_meta_list};
 pub use model::*;
 pub use outline::{build_outline, render_outline};
+pub use parts::{MarkdownParts, read_markdown};
 pub use table::parse_tables;
 pub use text::{KeyAllocator, LineSpan, line_spans, normalize_title, slugify};
 

@@ -42,39 +42,33 @@ pub const MAX_LIST_DEPTH: usize = 32;
 /// assert_eq!(list.items[1].children[0].index, None);
 /// ```
 pub fn parse_list(md: &str) -> Option<ParsedList> {
-    let mut builder = Builder::new(md);
-    let mut depth = 0usize;
+    let mut reader = ListReader::new(md);
     let parsed = parser_text(md);
     for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
-        match event {
-            Event::Start(tag) => {
-                match tag {
-                    Tag::List(start) if depth == 0 || !builder.lists.is_empty() => {
-                        builder.start_list(start.is_some(), range);
-                    }
-                    Tag::Item if !builder.lists.is_empty() => builder.start_item(range),
-                    _ => {}
-                }
-                depth += 1;
-            }
-            Event::End(tag) => {
-                depth = depth.saturating_sub(1);
-                match tag {
-                    TagEnd::List(_) => {
-                        builder.lists.pop();
-                    }
-                    TagEnd::Item if !builder.lists.is_empty() => builder.end_item(range),
-                    _ => {}
-                }
-            }
-            _ => {}
+        reader.on_event(&event, range);
+    }
+    merge_lists(reader.lists)
+}
+
+/// Merges top-level lists, in order, into one (see [`parse_list`]).
+pub(crate) fn merge_lists(lists: impl IntoIterator<Item = TopLevelList>) -> Option<ParsedList> {
+    let mut merged: Option<ParsedList> = None;
+    for top in lists {
+        match merged.as_mut() {
+            None => merged = Some(top.list),
+            Some(all) => all.items.extend(top.list.items),
         }
     }
-    builder.ordered.map(|ordered| ParsedList {
-        kind: ListKind::Value,
-        ordered,
-        items: builder.items,
-    })
+    merged
+}
+
+/// One top-level list of a text and where it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopLevelList {
+    /// From the first marker to the end of the last item.
+    pub span: Range<usize>,
+    /// The list's items.
+    pub list: ParsedList,
 }
 
 /// An item whose end has not been seen yet.
@@ -93,41 +87,89 @@ struct OpenItem {
     slot: Option<usize>,
 }
 
-struct Builder<'a> {
+/// Builds top-level lists from parser events (one of the readers that
+/// [`crate::read_markdown`] feeds from a single pass).
+pub(crate) struct ListReader<'a> {
     md: &'a str,
+    depth: usize,
     /// Whether each open list is ordered, innermost last.
-    lists: Vec<bool>,
+    open_lists: Vec<bool>,
     /// Open items, outermost first: `open[k]` is at depth `k + 1`.
     open: Vec<OpenItem>,
-    ordered: Option<bool>,
+    /// The top-level list being read: its start and whether it is ordered.
+    top: Option<(usize, bool)>,
     items: Vec<ListItem>,
     columns: ColumnCursor,
+    /// The finished top-level lists, in order.
+    pub(crate) lists: Vec<TopLevelList>,
 }
 
-impl<'a> Builder<'a> {
-    fn new(md: &'a str) -> Self {
+impl<'a> ListReader<'a> {
+    pub(crate) fn new(md: &'a str) -> Self {
         Self {
             md,
-            lists: Vec::new(),
+            depth: 0,
+            open_lists: Vec::new(),
             open: Vec::new(),
-            ordered: None,
+            top: None,
             items: Vec::new(),
             columns: ColumnCursor::default(),
+            lists: Vec::new(),
+        }
+    }
+
+    pub(crate) fn on_event(&mut self, event: &Event<'_>, range: Range<usize>) {
+        match event {
+            Event::Start(tag) => {
+                match tag {
+                    Tag::List(start) if self.depth == 0 || !self.open_lists.is_empty() => {
+                        if self.open_lists.is_empty() {
+                            self.top = Some((range.start, start.is_some()));
+                        }
+                        self.start_list(start.is_some(), range);
+                    }
+                    Tag::Item if !self.open_lists.is_empty() => self.start_item(range),
+                    _ => {}
+                }
+                self.depth += 1;
+            }
+            Event::End(tag) => {
+                self.depth = self.depth.saturating_sub(1);
+                match tag {
+                    TagEnd::List(_) if !self.open_lists.is_empty() => {
+                        self.open_lists.pop();
+                        if self.open_lists.is_empty()
+                            && let Some((start, ordered)) = self.top.take()
+                        {
+                            self.lists.push(TopLevelList {
+                                span: start..range.end,
+                                list: ParsedList {
+                                    kind: ListKind::Value,
+                                    ordered,
+                                    items: std::mem::take(&mut self.items),
+                                },
+                            });
+                        }
+                    }
+                    TagEnd::Item if !self.open_lists.is_empty() => self.end_item(range),
+                    _ => {}
+                }
+            }
+            _ => {}
         }
     }
 
     fn start_list(&mut self, ordered: bool, range: Range<usize>) {
-        self.ordered.get_or_insert(ordered);
         // Only the innermost open item owns a sub-list; its ancestors already
         // exclude that item's whole span through their own sub-list.
         if let Some(item) = self.open.last_mut() {
             item.sublists.push(range);
         }
-        self.lists.push(ordered);
+        self.open_lists.push(ordered);
     }
 
     fn start_item(&mut self, range: Range<usize>) {
-        let ordered = self.lists.last().copied().unwrap_or(false);
+        let ordered = self.open_lists.last().copied().unwrap_or(false);
         let index = ordered
             .then(|| marker_number(self.md, range.start))
             .flatten();
@@ -196,13 +238,19 @@ fn own_text(
     sublists: &[Range<usize>],
     column_of_marker: usize,
 ) -> String {
-    let mut raw = String::new();
-    let mut at = span.start;
-    for sub in sublists {
-        raw.push_str(slice(md, at..sub.start.max(at)));
-        at = sub.end.max(at);
-    }
-    raw.push_str(slice(md, at..span.end.max(at)));
+    // Most items have no sub-list: read their text in place.
+    let raw: std::borrow::Cow<'_, str> = if sublists.is_empty() {
+        std::borrow::Cow::Borrowed(slice(md, span))
+    } else {
+        let mut raw = String::new();
+        let mut at = span.start;
+        for sub in sublists {
+            raw.push_str(slice(md, at..sub.start.max(at)));
+            at = sub.end.max(at);
+        }
+        raw.push_str(slice(md, at..span.end.max(at)));
+        std::borrow::Cow::Owned(raw)
+    };
 
     let (marker_len, content_offset) = marker_and_gap(&raw);
     let content_column = column_of_marker + content_offset;

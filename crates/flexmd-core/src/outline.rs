@@ -34,38 +34,55 @@ use crate::text::{KeyAllocator, line_start, slice};
 /// assert_eq!(outline.nodes[0].children[0].key, "why");
 /// ```
 pub fn build_outline(md: &str) -> MdOutline {
-    let mut builder = TreeBuilder::default();
-    let mut depth = 0usize;
-    // The heading being read: (level, start of its line, title so far).
-    let mut current: Option<(u8, usize, String)> = None;
+    let mut reader = OutlineReader::default();
     let parsed = parser_text(md);
     for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
+        reader.on_event(md, &event, range);
+    }
+    reader.finish(md)
+}
+
+/// Builds the outline from parser events (one of the readers that
+/// [`crate::read_markdown`] feeds from a single pass).
+#[derive(Default)]
+pub(crate) struct OutlineReader {
+    tree: TreeBuilder,
+    depth: usize,
+    /// The heading being read: (level, start of its line, title so far).
+    current: Option<(u8, usize, String)>,
+}
+
+impl OutlineReader {
+    pub(crate) fn on_event(&mut self, md: &str, event: &Event<'_>, range: Span) {
         match event {
             Event::Start(tag) => {
-                if depth == 0
+                if self.depth == 0
                     && let Tag::Heading { level, .. } = tag
                 {
-                    current = Some((level as u8, line_start(md, range.start), String::new()));
+                    self.current = Some((*level as u8, line_start(md, range.start), String::new()));
                 }
-                depth += 1;
+                self.depth += 1;
             }
             Event::End(tag) => {
-                depth = depth.saturating_sub(1);
-                if depth == 0
+                self.depth = self.depth.saturating_sub(1);
+                if self.depth == 0
                     && matches!(tag, TagEnd::Heading(_))
-                    && let Some((level, start, title)) = current.take()
+                    && let Some((level, start, title)) = self.current.take()
                 {
-                    builder.push_heading(md, level, title, start..range.end);
+                    self.tree.push_heading(md, level, title, start..range.end);
                 }
             }
             other => {
-                if let Some((_, _, title)) = current.as_mut() {
-                    title_text_event(&other, title);
+                if let Some((_, _, title)) = self.current.as_mut() {
+                    title_text_event(other, title);
                 }
             }
         }
     }
-    builder.finish(md)
+
+    pub(crate) fn finish(self, md: &str) -> MdOutline {
+        self.tree.finish(md)
+    }
 }
 
 /// Assembles nodes into the tree as headings arrive in document order. Each

@@ -27,15 +27,29 @@ use crate::text::slice;
 /// assert_eq!(tables[0].rows, [vec!["1 | 2", "`x`"], vec!["only", ""]]);
 /// ```
 pub fn parse_tables(md: &str) -> Vec<ParsedTable> {
-    let mut tables = Vec::new();
-    let mut current: Option<ParsedTable> = None;
-    let mut row: Vec<String> = Vec::new();
-    let mut last_cell_end = 0usize;
+    let mut reader = TableReader::default();
     let parsed = parser_text(md);
     for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
+        reader.on_event(md, &event, range);
+    }
+    reader.tables
+}
+
+/// Builds tables from parser events (one of the readers that
+/// [`crate::read_markdown`] feeds from a single pass).
+#[derive(Default)]
+pub(crate) struct TableReader {
+    pub(crate) tables: Vec<ParsedTable>,
+    current: Option<ParsedTable>,
+    row: Vec<String>,
+    last_cell_end: usize,
+}
+
+impl TableReader {
+    pub(crate) fn on_event(&mut self, md: &str, event: &Event<'_>, range: std::ops::Range<usize>) {
         match event {
             Event::Start(Tag::Table(_)) => {
-                current = Some(ParsedTable {
+                self.current = Some(ParsedTable {
                     kind: TableKind::Table,
                     by: None,
                     columns: Vec::new(),
@@ -44,29 +58,29 @@ pub fn parse_tables(md: &str) -> Vec<ParsedTable> {
                 });
             }
             Event::Start(Tag::TableHead | Tag::TableRow) => {
-                row = Vec::new();
-                last_cell_end = range.start;
+                self.row = Vec::new();
+                self.last_cell_end = range.start;
             }
             Event::Start(Tag::TableCell) => {
-                row.push(cell_text(slice(md, range.clone())));
-                last_cell_end = last_cell_end.max(range.end);
+                self.row.push(cell_text(slice(md, range.clone())));
+                self.last_cell_end = self.last_cell_end.max(range.end);
             }
             Event::End(end @ (TagEnd::TableHead | TagEnd::TableRow)) => {
-                row.extend(extra_cells(slice(md, last_cell_end..range.end)));
-                if let Some(table) = current.as_mut() {
-                    let cells = std::mem::take(&mut row);
-                    if end == TagEnd::TableHead {
+                self.row
+                    .extend(extra_cells(slice(md, self.last_cell_end..range.end)));
+                if let Some(table) = self.current.as_mut() {
+                    let cells = std::mem::take(&mut self.row);
+                    if *end == TagEnd::TableHead {
                         table.columns = cells;
                     } else {
                         table.rows.push(cells);
                     }
                 }
             }
-            Event::End(TagEnd::Table) => tables.extend(current.take()),
+            Event::End(TagEnd::Table) => self.tables.extend(self.current.take()),
             _ => {}
         }
     }
-    tables
 }
 
 /// A cell's string: trimmed, `\|` unescaped.

@@ -158,3 +158,13 @@ proptest! {
         prop_assert_eq!(got, reference_keys(&titles));
     }
 }
+
+proptest! {
+    #[test]
+    fn one_pass_reads_what_the_single_builders_read(s in any_markdown()) {
+        let parts = flexmd_core::read_markdown(&s);
+        prop_assert_eq!(&parts.outline, &build_outline(&s));
+        prop_assert_eq!(&parts.tables, &parse_tables(&s));
+        prop_assert_eq!(parts.list_in(&(0..s.len())), parse_list(&s));
+    }
+}

@@ -3,9 +3,9 @@
 //! its outline and once for its tables, and each list section's content once.
 
 use flexmd_core::{
-    Diagnostic, ExtractedResult, ExtractedSection, LineIndex, ListItem, MdOutline,
-    OutputFormatSpec, ParsedList, ParsedTable, SectionKind, Severity, Span, TableKind,
-    build_outline, parse_list, parse_tables,
+    Diagnostic, ExtractedResult, ExtractedSection, LineIndex, ListItem, MarkdownParts, MdOutline,
+    OutputFormatSpec, ParsedList, ParsedTable, SectionKind, Severity, Span, TableKind, parse_list,
+    parse_tables, read_markdown,
 };
 use serde::Serialize;
 
@@ -212,14 +212,18 @@ fn into_extracted(analysis: Analysis<'_>, options: &ExtractOptions) -> Extracted
 }
 
 fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
-    let index = LineIndex::new(response);
-    let outline = build_outline(response);
+    // Built on the first issue: a valid answer needs none.
+    let index = std::cell::OnceCell::new();
+    // One parse for the outline, the tables and every list.
+    let mut parts = read_markdown(response);
     let names: Vec<&str> = spec.sections.iter().map(|s| s.name.as_str()).collect();
-    let located = locate(response, &outline, &names);
+    let located = locate(response, &parts.outline, &names);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let issue = |code: &str, section: Option<&str>, message: String, span: Span| {
-        let (line, column) = index.line_col(span.start);
+        let (line, column) = index
+            .get_or_init(|| LineIndex::new(response))
+            .line_col(span.start);
         Issue {
             code: code.to_owned(),
             section: section.map(str::to_owned),
@@ -229,10 +233,51 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
             column,
         }
     };
-    let tables = parse_tables(response);
+    // Each section's lists, moved out of the parse when only one section
+    // wants them (copying thousands of merged items was a tenth of the time).
+    let wanted: Vec<Vec<std::ops::Range<usize>>> = located
+        .iter()
+        .map(|found| {
+            found.as_ref().map_or_else(Vec::new, |f| {
+                f.content_spans
+                    .iter()
+                    .map(|s| parts.lists_within(s))
+                    .collect()
+            })
+        })
+        .collect();
+    let mut uses = vec![0usize; parts.lists.len()];
+    for range in wanted.iter().flatten() {
+        for i in range.clone() {
+            if let Some(n) = uses.get_mut(i) {
+                *n += 1;
+            }
+        }
+    }
+    let mut pool: Vec<Option<flexmd_core::TopLevelList>> = std::mem::take(&mut parts.lists)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut take_list = |ranges: &[std::ops::Range<usize>]| -> Option<ParsedList> {
+        let mut merged: Option<ParsedList> = None;
+        for i in ranges.iter().flat_map(Clone::clone) {
+            let shared = uses.get(i).is_some_and(|&n| n > 1);
+            let top = match pool.get_mut(i) {
+                Some(slot) if shared => slot.clone(),
+                Some(slot) => slot.take(),
+                None => None,
+            };
+            let Some(top) = top else { continue };
+            match merged.as_mut() {
+                None => merged = Some(top.list),
+                Some(all) => all.items.extend(top.list.items),
+            }
+        }
+        merged
+    };
     let mut lists = Vec::new();
     let mut is_none = Vec::new();
-    for (section, found) in spec.sections.iter().zip(&located) {
+    for (n, (section, found)) in spec.sections.iter().zip(&located).enumerate() {
         let name = section.name.as_str();
         let Some(found) = found else {
             errors.push(issue(
@@ -265,16 +310,18 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
                 found.heading.clone(),
             ));
         }
-        let own_text = without_tables(&found.content);
-        let body = own_text.trim();
+        let own_text = short_text_without_tables(response, &found.content_spans, &parts.tables);
+        let body = own_text.as_deref().map(str::trim);
         let at = found.content_span.clone();
         let body_at = at.start + (found.content.len() - found.content.trim_start().len());
         let says_none = spec
             .empty_section_value
             .as_deref()
-            .is_some_and(|value| is_empty_value(body, value));
+            .zip(body)
+            .is_some_and(|(value, body)| says_empty_value(body, value));
+        let body_is_empty = body.is_some_and(str::is_empty);
         is_none.push(says_none);
-        if body.is_empty() {
+        if body_is_empty {
             if let Some(value) = &spec.empty_section_value {
                 errors.push(issue(
                     "empty_section_without_none",
@@ -290,7 +337,7 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
             lists.push(None);
             continue;
         }
-        let list = parse_list(&found.content);
+        let list = take_list(wanted.get(n).map(Vec::as_slice).unwrap_or_default());
         let ordered = section.kind == SectionKind::OrderedList;
         let items: Vec<&ListItem> = list
             .iter()
@@ -314,7 +361,7 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
             let marker_of = |item: &ListItem| {
                 item.span
                     .as_ref()
-                    .and_then(|s| found.content.get(s.start..))
+                    .and_then(|s| response.get(s.start..))
                     .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()))
                     .and_then(|rest| rest.chars().next())
             };
@@ -327,7 +374,7 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
                 }
             });
             if let Some(item) = odd {
-                let start = at.start + item.span.as_ref().map_or(0, |s| s.start);
+                let start = item.span.as_ref().map_or(at.start, |s| s.start);
                 let (code, message) = if ordered {
                     (
                         "lenient_numbering",
@@ -345,6 +392,9 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
         lists.push(list);
     }
 
+    let MarkdownParts {
+        outline, tables, ..
+    } = parts;
     let table_for = match_tables(spec, &tables);
     for (spec_table, found) in spec.tables.iter().zip(&table_for) {
         let wanted = spec_table.columns.join(", ");
@@ -416,6 +466,47 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
     }
 }
 
+/// The text of `spans` without the answer's tables inside them (from the
+/// one parse of the answer), when it is short enough to be empty or the
+/// empty value; `None` for longer text, which is neither, without copying it.
+fn short_text_without_tables(
+    response: &str,
+    spans: &[Span],
+    tables: &[ParsedTable],
+) -> Option<String> {
+    // Longer than any empty value written with its decorations.
+    const SHORT: usize = 256;
+    let mut text = String::new();
+    let mut push = |piece: &str| -> bool {
+        if text.trim().len() + piece.trim().len() > SHORT {
+            return false;
+        }
+        text.push_str(piece);
+        true
+    };
+    for span in spans {
+        let first =
+            tables.partition_point(|t| t.span.as_ref().is_some_and(|s| s.start < span.start));
+        let mut at = span.start;
+        for table in tables.get(first..).unwrap_or_default() {
+            let Some(t) = table.span.as_ref() else {
+                continue;
+            };
+            if t.end > span.end {
+                break;
+            }
+            if !push(response.get(at..t.start.max(at)).unwrap_or_default()) {
+                return None;
+            }
+            at = t.end.max(at);
+        }
+        if !push(response.get(at..span.end.max(at)).unwrap_or_default()) {
+            return None;
+        }
+    }
+    Some(text)
+}
+
 /// A section's text without its tables. Tables are read for the whole
 /// answer: a table after a section's text (often the last section's) is not
 /// part of what the section says, e.g. `None.`.
@@ -437,10 +528,14 @@ pub(crate) fn without_tables(content: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(text)
 }
 
-/// Whether a section's body (its tables aside) says the empty value: `None`,
-/// `none.`, `` `None` ``, `**None**`, `"None"`.
-pub(crate) fn is_empty_value(body: &str, value: &str) -> bool {
-    let body = without_tables(body);
+/// Whether a section's Markdown (its tables aside) says the empty value.
+pub(crate) fn is_empty_value(md: &str, value: &str) -> bool {
+    says_empty_value(&without_tables(md), value)
+}
+
+/// Whether a section's text says the empty value: `None`, `none.`,
+/// `` `None` ``, `**None**`, `"None"`.
+fn says_empty_value(body: &str, value: &str) -> bool {
     let stripped = body
         .trim()
         .trim_end_matches('.')

@@ -28,6 +28,8 @@ pub(crate) struct Located {
     pub(crate) heading: Span,
     /// Where the (first) content is.
     pub(crate) content_span: Span,
+    /// Where each merged part of the content is, in order.
+    pub(crate) content_spans: Vec<Span>,
     pub(crate) found: Found,
     /// How many same-level headings were merged (1 when unique).
     pub(crate) merged: usize,
@@ -88,6 +90,7 @@ pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec
         })
         .filter_map(|(n, _)| n.source.as_ref().map(|s| s.heading.start))
         .collect();
+    let subtree_ends = subtree_ends(response.len(), &all);
     let mut labels: Option<Vec<Label>> = None;
     names
         .iter()
@@ -105,7 +108,11 @@ pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec
                 (exact, Found::Heading)
             };
             if !candidates.is_empty() {
-                return from_headings(response, &all, &section_starts, &candidates, found);
+                let bounds = Bounds {
+                    subtree_ends: &subtree_ends,
+                    section_starts: &section_starts,
+                };
+                return from_headings(response, &all, &bounds, &candidates, found);
             }
             let labels =
                 labels.get_or_insert_with(|| find_labels(response, &heading_starts, names));
@@ -114,14 +121,44 @@ pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec
         .collect()
 }
 
+/// For each node (in document order), where its subtree ends: the start of
+/// the next heading at its level or above. One pass with a stack, so many
+/// duplicate sections stay linear.
+fn subtree_ends(len: usize, all: &[&MdNode]) -> Vec<usize> {
+    let mut ends = vec![len; all.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (j, node) in all.iter().enumerate() {
+        let start = node.source.as_ref().map_or(len, |s| s.heading.start);
+        while let Some(&i) = open.last() {
+            if all.get(i).is_some_and(|n| n.level >= node.level) {
+                if let Some(end) = ends.get_mut(i) {
+                    *end = start;
+                }
+                open.pop();
+            } else {
+                break;
+            }
+        }
+        open.push(j);
+    }
+    ends
+}
+
+/// Where sections end: subtrees, and the headings of spec sections.
+struct Bounds<'a> {
+    subtree_ends: &'a [usize],
+    /// Heading starts of every node that is a spec section, in order.
+    section_starts: &'a [usize],
+}
+
 /// Duplicates (seed §11.3): the highest level wins; equal levels merge in
 /// order. A section's content is its subtree: its own text and its
 /// sub-headings, up to the next heading at its level or above, or the next
-/// heading of any spec section (`section_starts`), whichever comes first.
+/// heading of any spec section, whichever comes first.
 fn from_headings(
     response: &str,
     all: &[&MdNode],
-    section_starts: &[usize],
+    bounds: &Bounds<'_>,
     candidates: &[usize],
     found: Found,
 ) -> Option<Located> {
@@ -136,28 +173,33 @@ fn from_headings(
         .filter(|&i| all.get(i).is_some_and(|n| n.level == level))
         .collect();
     let subtree = |i: usize| -> Option<(Span, Span)> {
-        let node = all.get(i)?;
-        let source = node.source.as_ref()?;
-        let end = all
-            .iter()
-            .skip(i + 1)
-            .find(|n| n.level <= node.level)
-            .and_then(|n| n.source.as_ref())
-            .map_or(response.len(), |s| s.heading.start);
-        let next_section = section_starts
-            .iter()
+        let source = all.get(i)?.source.as_ref()?;
+        let end = bounds
+            .subtree_ends
+            .get(i)
             .copied()
-            .find(|&start| start > source.heading.start)
+            .unwrap_or(response.len());
+        let after = bounds
+            .section_starts
+            .partition_point(|&start| start <= source.heading.start);
+        let next_section = bounds
+            .section_starts
+            .get(after)
+            .copied()
             .unwrap_or(response.len());
         let end = end.min(next_section).max(source.content.start);
         Some((source.heading.clone(), source.content.start..end))
     };
     let first = all.get(*chosen.first()?)?;
     let (heading, content_span) = subtree(*chosen.first()?)?;
-    let content = chosen
+    let content_spans: Vec<Span> = chosen
         .iter()
         .filter_map(|&i| subtree(i))
-        .filter_map(|(_, span)| response.get(span))
+        .map(|(_, span)| span)
+        .collect();
+    let content = content_spans
+        .iter()
+        .filter_map(|span| response.get(span.clone()))
         .collect();
     Some(Located {
         node_key: first.key.clone(),
@@ -165,6 +207,7 @@ fn from_headings(
         content,
         heading,
         content_span,
+        content_spans,
         found,
         merged: chosen.len(),
     })
@@ -280,6 +323,7 @@ fn from_label(
         content: content.trim_start_matches([' ', '\t']).to_owned(),
         heading: label.line.clone(),
         content_span: label.content_start..end,
+        content_spans: std::iter::once(label.content_start..end).collect(),
         found: label.found,
         merged: 1,
     })

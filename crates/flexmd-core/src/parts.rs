@@ -1,0 +1,73 @@
+//! One pass over a Markdown text for everything a checker needs.
+
+use crate::list::{ListReader, TopLevelList, merge_lists};
+use crate::markdown::{front_matter_end, offset_events, parser_text};
+use crate::model::{MdOutline, ParsedList, ParsedTable, Span};
+use crate::outline::OutlineReader;
+use crate::table::TableReader;
+
+/// A Markdown text's outline, tables and top-level lists, from one parse.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkdownParts {
+    /// As [`build_outline`](crate::build_outline) gives it.
+    pub outline: MdOutline,
+    /// As [`parse_tables`](crate::parse_tables) gives them.
+    pub tables: Vec<ParsedTable>,
+    /// Every top-level list with its span; spans of items are into the whole text.
+    pub lists: Vec<TopLevelList>,
+}
+
+impl MarkdownParts {
+    /// The top-level lists that lie within `span`, merged as
+    /// [`parse_list`](crate::parse_list) merges a text's lists.
+    ///
+    /// ```
+    /// let md = "# A\n- a1\n* a2\n# B\n1. b1\n";
+    /// let parts = flexmd_core::read_markdown(md);
+    /// let b = parts.outline.nodes[1].source.clone().unwrap().content;
+    /// let list = parts.list_in(&b).unwrap();
+    /// assert!(list.ordered);
+    /// assert_eq!(list.items[0].text, "b1");
+    /// let a = parts.outline.nodes[0].source.clone().unwrap().content;
+    /// assert_eq!(parts.list_in(&a).unwrap().items.len(), 2);
+    /// ```
+    pub fn list_in(&self, span: &Span) -> Option<ParsedList> {
+        let inside = self.lists.get(self.lists_within(span)).unwrap_or_default();
+        merge_lists(inside.iter().cloned())
+    }
+
+    /// The indices in [`MarkdownParts::lists`] of the top-level lists that lie
+    /// within `span` (lists are in document order, so they are contiguous).
+    pub fn lists_within(&self, span: &Span) -> std::ops::Range<usize> {
+        let first = self.lists.partition_point(|l| l.span.start < span.start);
+        let count = self
+            .lists
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|l| l.span.end <= span.end)
+            .count();
+        first..first + count
+    }
+}
+
+/// Reads `md` once and builds its outline, tables and lists together: the
+/// same values as [`build_outline`](crate::build_outline),
+/// [`parse_tables`](crate::parse_tables) and, per span,
+/// [`parse_list`](crate::parse_list), for the price of one parse.
+pub fn read_markdown(md: &str) -> MarkdownParts {
+    let mut outline = OutlineReader::default();
+    let mut tables = TableReader::default();
+    let mut lists = ListReader::new(md);
+    let parsed = parser_text(md);
+    for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
+        outline.on_event(md, &event, range.clone());
+        tables.on_event(md, &event, range.clone());
+        lists.on_event(&event, range);
+    }
+    MarkdownParts {
+        outline: outline.finish(md),
+        tables: tables.tables,
+        lists: lists.lists,
+    }
+}
