@@ -209,7 +209,10 @@ const KINDS: [(&str, SectionKind, bool); 12] = [
 
 /// `kind[, hint]`, `kind (hint)`, `kind — hint`.
 fn kind_and_hint(rest: &str) -> Option<(SectionKind, Option<String>, Option<String>)> {
-    let lower = rest.to_lowercase();
+    // Only the start can be a kind word: lowercase no more than that, so a
+    // line with thousands of delimiters stays linear per try.
+    let head: String = rest.chars().take(16).collect();
+    let lower = head.to_lowercase();
     let (word, kind, synonym) = KINDS.iter().find(|(word, _, _)| lower.starts_with(word))?;
     let after = rest.get(word.len()..)?;
     // The kind must end at a word boundary.

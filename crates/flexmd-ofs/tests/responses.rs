@@ -75,12 +75,27 @@ fn response_fixtures() {
     }
 }
 
-/// The plain object of every valid fixture satisfies the spec's JSON Schema,
-/// checked by hand for the shapes `json_schema` promises.
+/// The schema's shape, and that it rejects what `to_json` never makes (every
+/// fixture's object is checked against it in `response_fixtures`).
 #[test]
 fn json_schema_describes_to_json() {
     let spec = parse_spec(&default_spec()).value;
     let schema = json_schema(&spec);
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let all_null = json!({"Short answer": null, "Long answer": null, "Reasoning": null, "Assumptions": null, "Unknowns": null});
+    assert!(validator.is_valid(&all_null), "every section may be None");
+    assert!(
+        !validator.is_valid(&json!({"Short answer": "x"})),
+        "sections are required"
+    );
+    let mut wrong = all_null.clone();
+    wrong["Reasoning"] = json!([{"text": "a"}]);
+    assert!(!validator.is_valid(&wrong), "tree items need children");
+    wrong["Reasoning"] = json!("a string");
+    assert!(!validator.is_valid(&wrong), "a list is an array");
+    let mut extra = all_null.clone();
+    extra["Other"] = json!(1);
+    assert!(!validator.is_valid(&extra), "no other keys");
     assert_eq!(
         schema["$schema"],
         "https://json-schema.org/draft/2020-12/schema"
