@@ -56,43 +56,9 @@ fn options(case: &Path) -> ParseOptions {
 #[test]
 fn frames_fixtures() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let bless = std::env::var_os("FLEXMD_BLESS").is_some();
-    let mut cases: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 15, "fixtures missing in {}", dir.display());
-    for case in cases {
-        let text = std::fs::read_to_string(&case).unwrap();
-        let opts = options(&case);
-        let parsed = parse(&text, &opts);
-        let diagnostics: Vec<String> = parsed
-            .diagnostics
-            .iter()
-            .map(|d| format!("{}:{} {}: {}", d.line, d.column, d.code, d.message))
-            .collect();
-        let got = serde_json::to_string_pretty(&json!({
-            "document": parsed.value,
-            "diagnostics": diagnostics,
-        }))
-        .unwrap()
-            + "\n";
-        let expected_path = case.with_extension("json");
-        if bless {
-            std::fs::write(&expected_path, &got).unwrap();
-        } else {
-            let expected = std::fs::read_to_string(&expected_path)
-                .unwrap_or_else(|_| panic!("missing {}", expected_path.display()));
-            assert_eq!(
-                got,
-                expected,
-                "{} should give {}",
-                case.display(),
-                expected_path.display()
-            );
-        }
+    let cases = flexmd_testkit::check_fixtures(&dir, &[], |case, text| {
+        let opts = options(case);
+        let parsed = parse(text, &opts);
         let written = stringify(&parsed.value, &StringifyOptions::default());
         assert_eq!(
             parse(&written, &opts).value,
@@ -100,5 +66,17 @@ fn frames_fixtures() {
             "{} should survive stringify -> parse:\n{written}",
             case.display()
         );
-    }
+        let diagnostics: Vec<String> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {}: {}", d.line, d.column, d.code, d.message))
+            .collect();
+        serde_json::to_string_pretty(&json!({
+            "document": parsed.value,
+            "diagnostics": diagnostics,
+        }))
+        .unwrap()
+            + "\n"
+    });
+    assert!(cases.len() >= 15, "fixtures missing in {}", dir.display());
 }

@@ -2,7 +2,9 @@
 //! Schema that object satisfies, so a Markdown answer can be checked like a
 //! JSON one.
 
-use flexmd_core::{ExtractedResult, ListItem, OutputFormatSpec, SectionKind};
+use flexmd_core::{
+    ExtractedResult, ListItem, OfsTable, OutputFormatSpec, ParsedTable, SectionKind, TableKind,
+};
 use serde_json::{Map, Value, json};
 
 use crate::check::{is_empty_value, match_tables};
@@ -14,8 +16,9 @@ use crate::check::{is_empty_value, match_tables};
 ///   has sub-items, every item is `{ "text", "children" }` instead;
 /// - a section that says the empty value (`None`) or is missing → `null`;
 /// - `"tables"` (when the spec declares tables) → one entry per spec table,
-///   in spec order: an array of row objects keyed by column (the `#` column
-///   included), or `null` when the answer has no table for it.
+///   in spec order: an array of row objects keyed by the spec's column names
+///   (`#` first for an ordered table), or `null` when the answer has no table
+///   for it.
 ///
 /// ```
 /// use flexmd_ofs::{ExtractOptions, extract, parse_spec, to_json};
@@ -51,33 +54,52 @@ pub fn to_json(extracted: &ExtractedResult, spec: &OutputFormatSpec) -> Value {
     if !spec.tables.is_empty() {
         let tables: Vec<Value> = match_tables(spec, &extracted.tables)
             .into_iter()
-            .map(|found| match found.and_then(|i| extracted.tables.get(i)) {
-                None => Value::Null,
-                Some(table) => Value::Array(
-                    table
-                        .rows
-                        .iter()
-                        .map(|row| {
-                            let cells: Map<String, Value> = table
-                                .columns
-                                .iter()
-                                .zip(row.iter().map(Some).chain(std::iter::repeat(None)))
-                                .map(|(column, cell)| {
-                                    (
-                                        column.clone(),
-                                        cell.map_or(Value::Null, |c| Value::String(c.clone())),
-                                    )
-                                })
-                                .collect();
-                            Value::Object(cells)
-                        })
-                        .collect(),
-                ),
-            })
+            .zip(&spec.tables)
+            .map(
+                |(found, spec_table)| match found.and_then(|i| extracted.tables.get(i)) {
+                    None => Value::Null,
+                    Some(table) => table_rows(table, spec_table),
+                },
+            )
             .collect();
         object.insert("tables".to_owned(), Value::Array(tables));
     }
     Value::Object(object)
+}
+
+/// A table's rows as objects keyed by the spec's column names (`#` first for
+/// an ordered table), whatever case the answer wrote them in; a column the
+/// answer lacks is `null`, and a column the spec does not name keeps the
+/// answer's name.
+fn table_rows(table: &ParsedTable, spec_table: &OfsTable) -> Value {
+    let mut names: Vec<String> = Vec::new();
+    if spec_table.kind == TableKind::OrderedTable {
+        names.push("#".to_owned());
+    }
+    names.extend(spec_table.columns.iter().cloned());
+    let normal = |c: &str| c.trim().to_lowercase();
+    let wanted: Vec<String> = names.iter().map(|n| normal(n)).collect();
+    let rows = table
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = Map::new();
+            for name in &names {
+                let at = table.columns.iter().position(|c| normal(c) == normal(name));
+                let cell = at
+                    .and_then(|i| row.get(i))
+                    .map_or(Value::Null, |c| Value::String(c.clone()));
+                cells.insert(name.clone(), cell);
+            }
+            for (column, cell) in table.columns.iter().zip(row) {
+                if !wanted.contains(&normal(column)) {
+                    cells.insert(column.clone(), Value::String(cell.clone()));
+                }
+            }
+            Value::Object(cells)
+        })
+        .collect();
+    Value::Array(rows)
 }
 
 /// Item texts, or `{text, children}` trees when any item is nested.
@@ -144,7 +166,7 @@ pub fn json_schema(spec: &OutputFormatSpec) -> Value {
             .iter()
             .map(|table| {
                 let mut columns: Vec<String> = Vec::new();
-                if table.kind == flexmd_core::TableKind::OrderedTable {
+                if table.kind == TableKind::OrderedTable {
                     columns.push("#".to_owned());
                 }
                 columns.extend(table.columns.iter().cloned());

@@ -21,35 +21,8 @@ use serde_json::json;
 #[test]
 fn spec_fixtures() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/specs");
-    let bless = std::env::var_os("FLEXMD_BLESS").is_some();
-    let mut cases: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md"))
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 6);
-    for case in cases {
-        let md = std::fs::read_to_string(&case).unwrap();
-        let parsed = parse_spec(&md);
-        let diagnostics: Vec<String> = parsed
-            .diagnostics
-            .iter()
-            .map(|d| format!("{}:{} {}: {}", d.line, d.column, d.code, d.message))
-            .collect();
-        let got = serde_json::to_string_pretty(&json!({
-            "spec": parsed.value,
-            "diagnostics": diagnostics,
-        }))
-        .unwrap()
-            + "\n";
-        let expected_path = case.with_extension("json");
-        if bless {
-            std::fs::write(&expected_path, &got).unwrap();
-        } else {
-            let expected = std::fs::read_to_string(&expected_path).unwrap();
-            assert_eq!(got, expected, "{}", case.display());
-        }
+    let cases = flexmd_testkit::check_fixtures(&dir, &[], |case, md| {
+        let parsed = parse_spec(md);
         let rendered = render_spec(&parsed.value);
         assert_eq!(
             parse_spec(&rendered).value,
@@ -57,7 +30,19 @@ fn spec_fixtures() {
             "{} should survive render",
             case.display()
         );
-    }
+        let diagnostics: Vec<String> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {}: {}", d.line, d.column, d.code, d.message))
+            .collect();
+        serde_json::to_string_pretty(&json!({
+            "spec": parsed.value,
+            "diagnostics": diagnostics,
+        }))
+        .unwrap()
+            + "\n"
+    });
+    assert!(cases.len() >= 6);
 }
 
 fn section(name: &str, kind: SectionKind) -> OfsSection {
