@@ -1,6 +1,8 @@
 //! Finding a spec's sections in an answer (seed §11.2–11.3): headings first,
 //! then the lenient fallbacks real models need.
 
+use std::collections::{HashMap, HashSet};
+
 use flexmd_core::{MdNode, MdOutline, Span, code_blocks, line_spans, normalize_title};
 
 /// How a section was found.
@@ -73,50 +75,63 @@ fn nodes(outline: &MdOutline) -> Vec<&MdNode> {
 /// Finds each of `names` in the answer, in order; `None` where absent.
 pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec<Option<Located>> {
     let all = nodes(outline);
-    let titles: Vec<String> = all.iter().map(|n| normalize_title(&n.title)).collect();
     let heading_starts: Vec<usize> = all
         .iter()
         .filter_map(|n| n.source.as_ref().map(|s| s.heading.start))
         .collect();
+    // Nodes by normalised title, and by title without numbering: one pass,
+    // so many sections and many headings stay linear.
+    let mut exact: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut numbered: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, node) in all.iter().enumerate() {
+        let title = normalize_title(&node.title);
+        let stripped = strip_numbering(&title);
+        if stripped != title {
+            numbered.entry(stripped.to_owned()).or_default().push(i);
+        }
+        exact.entry(title).or_default().push(i);
+    }
     // A section ends where another spec section's heading starts, even a
     // nested one: `# Reasoning` holding `## Short answer` does not own it.
     let keys: Vec<String> = names.iter().map(|n| normalize_title(n)).collect();
-    let section_starts: Vec<usize> = all
+    let mut section_nodes: Vec<usize> = keys
         .iter()
-        .zip(&titles)
-        .filter(|(_, t)| {
-            keys.iter()
-                .any(|k| *k == **t || strip_numbering(t) == k.as_str())
+        .flat_map(|k| {
+            exact
+                .get(k)
+                .into_iter()
+                .chain(numbered.get(k))
+                .flatten()
+                .copied()
         })
-        .filter_map(|(n, _)| n.source.as_ref().map(|s| s.heading.start))
+        .collect();
+    section_nodes.sort_unstable();
+    section_nodes.dedup();
+    let section_starts: Vec<usize> = section_nodes
+        .iter()
+        .filter_map(|&i| all.get(i)?.source.as_ref().map(|s| s.heading.start))
         .collect();
     let subtree_ends = subtree_ends(response.len(), &all);
     let mut labels: Option<Vec<Label>> = None;
-    names
-        .iter()
-        .map(|name| {
-            let key = normalize_title(name);
-            let exact: Vec<usize> = (0..all.len())
-                .filter(|&i| titles.get(i) == Some(&key))
-                .collect();
-            let (candidates, found) = if exact.is_empty() {
-                let numbered: Vec<usize> = (0..all.len())
-                    .filter(|&i| titles.get(i).is_some_and(|t| strip_numbering(t) == key))
-                    .collect();
-                (numbered, Found::NumberedHeading)
-            } else {
-                (exact, Found::Heading)
+    keys.iter()
+        .map(|key| {
+            let (candidates, found) = match exact.get(key) {
+                Some(nodes) => (nodes.as_slice(), Found::Heading),
+                None => (
+                    numbered.get(key).map_or(&[][..], Vec::as_slice),
+                    Found::NumberedHeading,
+                ),
             };
             if !candidates.is_empty() {
                 let bounds = Bounds {
                     subtree_ends: &subtree_ends,
                     section_starts: &section_starts,
                 };
-                return from_headings(response, &all, &bounds, &candidates, found);
+                return from_headings(response, &all, &bounds, candidates, found);
             }
             let labels =
-                labels.get_or_insert_with(|| find_labels(response, &heading_starts, names));
-            from_label(response, labels, &heading_starts, &key)
+                labels.get_or_insert_with(|| find_labels(response, &heading_starts, &keys));
+            from_label(response, labels, &heading_starts, key)
         })
         .collect()
 }
@@ -223,13 +238,15 @@ struct Label {
 }
 
 /// Label lines for any of `names`, outside code blocks, in document order.
-fn find_labels(response: &str, heading_starts: &[usize], names: &[&str]) -> Vec<Label> {
-    let keys: Vec<String> = names.iter().map(|n| normalize_title(n)).collect();
+fn find_labels(response: &str, heading_starts: &[usize], keys: &[String]) -> Vec<Label> {
+    let known: HashSet<&str> = keys.iter().map(String::as_str).collect();
     let matches = |candidate: &str| {
         let key = normalize_title(candidate);
-        keys.iter()
-            .find(|k| **k == key || strip_numbering(&key) == k.as_str())
-            .cloned()
+        if known.contains(key.as_str()) {
+            return Some(key);
+        }
+        let stripped = strip_numbering(&key);
+        known.contains(stripped).then(|| stripped.to_owned())
     };
     let blocks = code_blocks(response);
     let mut labels = Vec::new();

@@ -60,6 +60,8 @@ pub fn parse_spec(md: &str) -> Parsed<OutputFormatSpec> {
     };
     let mut block = Block::Sections;
     let mut seen_content = false;
+    // Normalised names already listed (a set: a spec may be huge).
+    let mut seen_names = std::collections::HashSet::new();
     for line in line_spans(md) {
         let text = md.get(line.start..line.end).unwrap_or_default();
         let trimmed = text.trim();
@@ -85,12 +87,7 @@ pub fn parse_spec(md: &str) -> Parsed<OutputFormatSpec> {
                                 span.clone(),
                             );
                         }
-                        let key = normalize_title(&section.name);
-                        if spec
-                            .sections
-                            .iter()
-                            .any(|s| normalize_title(&s.name) == key)
-                        {
+                        if !seen_names.insert(normalize_title(&section.name)) {
                             warn(
                                 "ofs::duplicate_section",
                                 format!(

@@ -70,3 +70,17 @@ fn hostile_spec_lines() {
     let parsed = parse_spec(&spec_md);
     assert_eq!(parsed.value.sections.len(), 2);
 }
+
+#[test]
+fn a_hundred_thousand_sections() {
+    let spec_md: String = (0..100_000)
+        .map(|i| format!("- Section {i} — list\n"))
+        .collect();
+    let spec = parse_spec(&spec_md).value;
+    assert_eq!(spec.sections.len(), 100_000);
+    let answer: String = (0..100_000)
+        .map(|i| format!("## Section {i}\n- item\n"))
+        .collect();
+    let report = flexmd_ofs::validate(&answer, &spec);
+    assert!(report.ok, "{:?}", report.errors.first());
+}
