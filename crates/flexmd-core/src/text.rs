@@ -136,15 +136,6 @@ impl std::fmt::Debug for KeyAllocator {
 }
 
 impl KeyAllocator {
-    /// An allocator with room for `titles` distinct slugs before it grows.
-    pub fn with_capacity(titles: usize) -> Self {
-        Self {
-            arena: String::with_capacity(titles * 16),
-            table: HashTable::with_capacity(titles),
-            ..Self::default()
-        }
-    }
-
     /// Returns a key for `title` that no earlier call returned.
     pub fn allocate(&mut self, title: &str) -> String {
         let mut slug = std::mem::take(&mut self.scratch);
