@@ -60,13 +60,7 @@ pub(crate) fn run(command: FramesCommand) -> Result<ExitCode, CliError> {
                 ..ParseOptions::default()
             };
             let parsed = flexmd_frames::parse(&input.text, &options);
-            crate::print_json(&parsed.value)?;
-            let failed = input.report(&parsed.diagnostics);
-            Ok(if failed {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+            input.print_parsed(&parsed)
         }
         FramesCommand::Stringify {
             file,

@@ -55,6 +55,20 @@ impl Input {
             .any(|d| d.severity == flexmd_core::Severity::Error)
     }
 
+    /// Prints a lenient parse's value as JSON and its diagnostics on stderr;
+    /// exit 1 when any diagnostic is an error (the input was read but is invalid).
+    pub(crate) fn print_parsed<T: serde::Serialize>(
+        &self,
+        parsed: &flexmd_core::Parsed<T>,
+    ) -> Result<std::process::ExitCode, CliError> {
+        crate::print_json(&parsed.value)?;
+        Ok(if self.report(&parsed.diagnostics) {
+            std::process::ExitCode::from(1)
+        } else {
+            std::process::ExitCode::SUCCESS
+        })
+    }
+
     /// Reads the input as JSON of type `T`, or says where it is not.
     pub(crate) fn json<T: serde::de::DeserializeOwned>(&self) -> Result<T, CliError> {
         serde_json::from_str(&self.text).map_err(|e| {

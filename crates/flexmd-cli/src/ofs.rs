@@ -34,13 +34,7 @@ pub(crate) fn run(command: OfsCommand) -> Result<ExitCode, CliError> {
         OfsCommand::Parse { spec } => {
             let input = read_text(spec.as_deref())?;
             let parsed = flexmd_ofs::parse_spec(&input.text);
-            crate::print_json(&parsed.value)?;
-            let failed = input.report(&parsed.diagnostics);
-            Ok(if failed {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+            input.print_parsed(&parsed)
         }
         OfsCommand::Render { spec_json } => {
             let input = read_text(spec_json.as_deref())?;
