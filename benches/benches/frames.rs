@@ -3,7 +3,6 @@
 //! code blocks, then scans lines).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pulldown_cmark::{Options, Parser};
 use std::hint::black_box;
 
 fn frames_parse(c: &mut Criterion) {
@@ -13,13 +12,7 @@ fn frames_parse(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(text.len() as u64));
     group.sample_size(20);
     group.bench_function("pulldown_cmark_events", |b| {
-        let dialect =
-            Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-        b.iter(|| {
-            Parser::new_ext(black_box(&text), dialect)
-                .into_offset_iter()
-                .count()
-        })
+        b.iter(|| flexmd_benches::pulldown_floor(black_box(&text)))
     });
     group.bench_function("parse", |b| {
         b.iter_with_large_drop(|| flexmd_frames::parse(black_box(&text), &options))

@@ -2,7 +2,6 @@
 //! bare event iteration over the same answer (the floor).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pulldown_cmark::{Options, Parser};
 use std::hint::black_box;
 
 fn ofs(c: &mut Criterion) {
@@ -19,13 +18,7 @@ fn ofs(c: &mut Criterion) {
             group.sample_size(20);
         }
         group.bench_function("pulldown_cmark_events", |b| {
-            let dialect =
-                Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-            b.iter(|| {
-                Parser::new_ext(black_box(&md), dialect)
-                    .into_offset_iter()
-                    .count()
-            })
+            b.iter(|| flexmd_benches::pulldown_floor(black_box(&md)))
         });
         group.bench_function("validate_and_extract", |b| {
             b.iter_with_large_drop(|| flexmd_ofs::check(black_box(&md), &spec, &options))

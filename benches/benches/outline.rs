@@ -2,13 +2,7 @@
 //! input (the floor: the outline cannot be faster than the parse it reads).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pulldown_cmark::{Options, Parser};
 use std::hint::black_box;
-
-/// The dialect flexmd-core reads (crates/flexmd-core/src/markdown.rs).
-fn options() -> Options {
-    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
-}
 
 fn outline(c: &mut Criterion) {
     for (name, size) in [
@@ -22,11 +16,7 @@ fn outline(c: &mut Criterion) {
             group.sample_size(20);
         }
         group.bench_function("pulldown_cmark_events", |b| {
-            b.iter(|| {
-                Parser::new_ext(black_box(&md), options())
-                    .into_offset_iter()
-                    .count()
-            })
+            b.iter(|| flexmd_benches::pulldown_floor(black_box(&md)))
         });
         // Dropping the outline is the caller's cost, later; the floor drops nothing.
         group.bench_function("build_outline", |b| {

@@ -1,6 +1,16 @@
 //! Inputs shared by flexmd's benchmarks: realistic Markdown made from the
 //! bundled example answers, at the sizes the benchmarks name.
 
+/// The floor every comparison is measured against: pulldown-cmark's bare
+/// event iteration over `md`, in the dialect flexmd-core reads
+/// (crates/flexmd-core/src/markdown.rs). Returns the event count.
+pub fn pulldown_floor(md: &str) -> usize {
+    use pulldown_cmark::{Options, Parser};
+    let dialect =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    Parser::new_ext(md, dialect).into_offset_iter().count()
+}
+
 /// The bundled example answers, concatenated.
 const ANSWERS: [&str; 3] = [
     include_str!("../../examples/responses/clean.md"),
