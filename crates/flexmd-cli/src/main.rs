@@ -69,6 +69,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // A reader that stops early (`| head`) is not an error worth a report.
+        Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(err) => {
             let code = err.exit_code();
             eprintln!("{:?}", miette::Report::new(err));

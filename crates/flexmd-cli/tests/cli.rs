@@ -474,3 +474,33 @@ mod validate_extract {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+mod regression {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+
+    /// `flexmd outline big.md | head` must stop quietly, not report a write error.
+    #[test]
+    fn closed_stdout_is_a_quiet_exit() {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("flexmd"))
+            .arg("outline")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = "# heading\n".repeat(200_000);
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+        let mut first = [0u8; 16];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then dropped: the pipe closes
+        writer.join().unwrap().unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            "",
+            "no report on a closed pipe"
+        );
+        assert!(output.status.success());
+    }
+}
