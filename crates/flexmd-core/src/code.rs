@@ -96,7 +96,9 @@ pub fn front_matter(md: &str) -> Option<Span> {
 }
 
 /// Whether a fenced block's source ends with a closing fence: a last line
-/// (not the first) of the opening fence's character, at least as long.
+/// (not the first) of the opening fence's character, at least as long. The
+/// line may start with the block quote markers of the fence's container
+/// (`> ```` `), which the parser's span includes.
 fn has_closing_fence(source: &str) -> bool {
     let Some(fence_char) = source.chars().next() else {
         return false;
@@ -106,6 +108,29 @@ fn has_closing_fence(source: &str) -> bool {
     let Some(last_break) = body.rfind(['\n', '\r']) else {
         return false;
     };
-    let last = body.get(last_break + 1..).unwrap_or_default().trim();
+    let last = body
+        .get(last_break + 1..)
+        .unwrap_or_default()
+        .trim_start_matches([' ', '\t', '>'])
+        .trim_end();
     last.len() >= open_len && last.chars().all(|c| c == fence_char)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closing_fences_in_containers() {
+        let quoted = code_blocks("> ```json\n> {}\n> ```\n");
+        assert_eq!(quoted[0].content, "{}\n");
+        assert!(quoted[0].closed, "a closing fence behind `>` closes");
+        let listed = code_blocks("- item\n\n  ~~~~\n  a\n  ~~~~~\n");
+        assert!(listed[0].closed);
+        let cut = code_blocks("> ```json\n> {\"a\"\n");
+        assert!(!cut[0].closed);
+        let short = code_blocks("````\n```\n");
+        assert!(!short[0].closed, "a shorter fence is content");
+        assert_eq!(short[0].content, "```\n");
+    }
 }

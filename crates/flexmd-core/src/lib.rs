@@ -12,6 +12,7 @@
 //! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
 //! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing (seed §9.1).
 //! - [`code_blocks`], [`front_matter`]: literal blocks, found by the parser.
+//! - [`json_nesting_exceeds`]: the depth guard run before recursive JSON parsers.
 //! - [`Diagnostic`], [`Parsed`]: lenient results with what was noticed.
 //! - [`decode_utf8`], [`LineIndex`], [`Error`]: turning input bytes into
 //!   text and byte offsets into `line:column`.
@@ -38,6 +39,7 @@
 mod code;
 mod diagnostic;
 mod error;
+mod json;
 mod list;
 mod markdown;
 mod meta;
@@ -50,6 +52,7 @@ mod text;
 pub use code::{CodeBlock, code_blocks, front_matter};
 pub use diagnostic::{Diagnostic, Parsed, Severity};
 pub use error::{Error, LineIndex, decode_utf8};
+pub use json::json_nesting_exceeds;
 pub use list::{MAX_LIST_DEPTH, TopLevelList, parse_list};
 pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split_meta_list};
 pub use model::*;

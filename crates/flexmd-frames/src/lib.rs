@@ -54,7 +54,7 @@ mod stringify;
 
 use flexmd_core::{FlexDocument, Parsed};
 
-pub use parse::ParseOptions;
+pub use parse::{LineMarker, ParseOptions, line_marker};
 pub use stringify::{HeaderStyle, StringifyOptions};
 
 /// Parses FlexMD text into a [`FlexDocument`] and the diagnostics met on the

@@ -464,6 +464,41 @@ fn join_trimmed(lines: &[&str]) -> String {
     }
 }
 
+/// The FlexMD anchor a line is, as [`line_marker`] reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineMarker {
+    /// A frame header: `[[type key=value]] title` or `## [[type ...]]`.
+    FrameHeader,
+    /// A meta line `@key: value`.
+    Meta,
+    /// A payload binding `@payload:name: X` or `@payload:X:`.
+    PayloadBinding,
+}
+
+/// Which FlexMD anchor `line` (without its line ending) is, if it is a
+/// well-formed one. For finding raw FlexMD in other text; [`parse`](crate::parse)
+/// reads lines by the same rules.
+///
+/// ```
+/// use flexmd_frames::{LineMarker, line_marker};
+/// assert_eq!(line_marker("[[message role=user]] Hi"), Some(LineMarker::FrameHeader));
+/// assert_eq!(line_marker("@tags: a, b"), Some(LineMarker::Meta));
+/// assert_eq!(line_marker("@payload:name: data"), Some(LineMarker::PayloadBinding));
+/// assert_eq!(line_marker("[[message role=user"), None, "unterminated");
+/// assert_eq!(line_marker("email me @ home: thanks"), None);
+/// ```
+pub fn line_marker(line: &str) -> Option<LineMarker> {
+    if matches!(parse_header(line), Ok(Some(_))) {
+        Some(LineMarker::FrameHeader)
+    } else if matches!(payload_binding(line), Some(Ok(_))) {
+        Some(LineMarker::PayloadBinding)
+    } else if meta_line(line).is_some() {
+        Some(LineMarker::Meta)
+    } else {
+        None
+    }
+}
+
 /// `@key: value` (or `@key:` at the end of the line): key and trimmed value.
 fn meta_line(line: &str) -> Option<(&str, &str)> {
     let rest = line.strip_prefix('@')?;

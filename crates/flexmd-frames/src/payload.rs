@@ -1,6 +1,6 @@
 //! Payload values: what a bound fence's content becomes (seed §2.1, §9.3).
 
-use flexmd_core::{FlexPayload, parse_tables};
+use flexmd_core::{FlexPayload, json_nesting_exceeds, parse_tables};
 use serde_json::Value;
 
 /// serde_json's own recursion limit; json5 has none, so deeper input is
@@ -42,7 +42,7 @@ pub(crate) fn payload(lang: Option<&str>, raw: &str) -> FlexPayload {
 }
 
 fn parse_json5(raw: &str) -> (Value, Option<String>) {
-    if let Some(offset) = nesting_exceeds(raw, MAX_JSON5_DEPTH) {
+    if let Some(offset) = json_nesting_exceeds(raw, MAX_JSON5_DEPTH) {
         return (
             Value::Null,
             Some(format!(
@@ -54,37 +54,6 @@ fn parse_json5(raw: &str) -> (Value, Option<String>) {
         Ok(v) => (v, None),
         Err(e) => (Value::Null, Some(e.to_string())),
     }
-}
-
-/// The offset where bracket nesting first exceeds `limit`, ignoring brackets
-/// inside strings and comments well enough to never under-count real nesting.
-fn nesting_exceeds(raw: &str, limit: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_string: Option<u8> = None;
-    let mut escaped = false;
-    for (i, b) in raw.bytes().enumerate() {
-        if let Some(quote) = in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                _ if b == quote => in_string = None,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' | b'\'' => in_string = Some(b),
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return Some(i);
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -115,6 +84,14 @@ mod tests {
         assert_eq!(
             p.parse_error.as_deref(),
             Some("nesting deeper than 128 levels at byte 128")
+        );
+        // An apostrophe in a comment once hid the brackets after it from the
+        // guard, and json5 then overflowed the stack.
+        let hidden = format!("// don't\n{deep}");
+        let p = payload(Some("json5"), &hidden);
+        assert_eq!(
+            p.parse_error.as_deref(),
+            Some("nesting deeper than 128 levels at byte 137")
         );
     }
 

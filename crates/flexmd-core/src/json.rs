@@ -1,0 +1,115 @@
+//! A cheap guard for recursive JSON parsers.
+
+/// The byte offset of the first `[` or `{` that takes bracket nesting past
+/// `limit`, reading `text` with JSON5's lexical rules (double- and
+/// single-quoted strings with `\` escapes, `//` and `/* */` comments); `None`
+/// when the nesting stays within `limit`.
+///
+/// Recursive parsers such as `json5` overflow the stack (a process abort,
+/// not an error) on very deep input, so callers run this first. The scan
+/// never counts fewer brackets than a JSON5 parser would open: a string that
+/// runs into a line break ends there, so whatever follows is counted.
+///
+/// ```
+/// use flexmd_core::json_nesting_exceeds;
+/// assert_eq!(json_nesting_exceeds("[[1], {\"a\": [2]}]", 3), None);
+/// assert_eq!(json_nesting_exceeds("[[[1]]]", 2), Some(2));
+/// assert_eq!(json_nesting_exceeds("['[[[', /* [[[ */ 1]", 1), None);
+/// // An apostrophe in a comment does not hide the brackets after it.
+/// assert_eq!(json_nesting_exceeds("// don't\n[[[", 2), Some(11));
+/// ```
+pub fn json_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Code,
+        Str(u8),
+        Escape(u8),
+        LineComment,
+        BlockComment,
+    }
+    let bytes = text.as_bytes();
+    let mut state = State::Code;
+    let mut depth = 0usize;
+    let mut i = 0usize;
+    while let Some(&b) = bytes.get(i) {
+        let next = bytes.get(i + 1).copied();
+        state = match state {
+            State::Code => match b {
+                b'"' | b'\'' => State::Str(b),
+                b'/' if next == Some(b'/') => {
+                    i += 1;
+                    State::LineComment
+                }
+                b'/' if next == Some(b'*') => {
+                    i += 1;
+                    State::BlockComment
+                }
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > limit {
+                        return Some(i);
+                    }
+                    State::Code
+                }
+                b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    State::Code
+                }
+                _ => State::Code,
+            },
+            State::Str(quote) => match b {
+                b'\\' => State::Escape(quote),
+                b'\n' | b'\r' => State::Code,
+                _ if b == quote => State::Code,
+                _ => State::Str(quote),
+            },
+            State::Escape(quote) => State::Str(quote),
+            State::LineComment => {
+                if b == b'\n' || b == b'\r' || is_line_separator(bytes, i) {
+                    State::Code
+                } else {
+                    State::LineComment
+                }
+            }
+            State::BlockComment => {
+                if b == b'*' && next == Some(b'/') {
+                    i += 1;
+                    State::Code
+                } else {
+                    State::BlockComment
+                }
+            }
+        };
+        i += 1;
+    }
+    None
+}
+
+/// U+2028 or U+2029 (JSON5 line terminators) starting at `i`.
+fn is_line_separator(bytes: &[u8], i: usize) -> bool {
+    matches!(
+        bytes.get(i..i + 3),
+        Some([0xE2, 0x80, 0xA8]) | Some([0xE2, 0x80, 0xA9])
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_end_at_line_breaks_so_nothing_is_under_counted() {
+        assert_eq!(json_nesting_exceeds("\"open\n[[", 1), Some(7));
+        assert_eq!(json_nesting_exceeds("'a\\'[' [[", 1), Some(8));
+        assert_eq!(json_nesting_exceeds("// c\u{2028}[[", 1), Some(8));
+        assert_eq!(json_nesting_exceeds("/* never closed [[[[", 1), None);
+    }
+
+    #[test]
+    fn deep_input_is_found_in_one_pass() {
+        let deep = "[".repeat(100_000);
+        assert_eq!(json_nesting_exceeds(&deep, 128), Some(128));
+        assert_eq!(json_nesting_exceeds("", 0), None);
+        assert_eq!(json_nesting_exceeds("[]", 0), Some(0));
+    }
+}
