@@ -9,6 +9,7 @@
 #![allow(clippy::print_stdout, reason = "a task runner reports on stdout")]
 
 mod commonmark;
+mod json5;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -80,20 +81,31 @@ fn conformance(args: &[String]) -> Result {
             data.display()
         ));
     }
-    let report = commonmark::run(&data.join("commonmark-spec/spec.txt"))?;
+    let commonmark = commonmark::run(&data.join("commonmark-spec/spec.txt"))?;
     println!(
         "CommonMark spec examples (outline headings vs reference HTML): {} passed, {} failed",
-        report.passed, report.failed
+        commonmark.passed, commonmark.failed
     );
-    // The closing line CI reads: every suite's cases, summed.
+    let json5 = json5::run(&data.join("json5-tests"))?;
     println!(
-        "conformance: {} passed, {} failed",
-        report.passed, report.failed
+        "json5-tests (strict + JSON5 steps of flexmd-detect): {} passed, {} failed",
+        json5.passed, json5.failed
     );
-    if report.failed > 0 {
-        return Err(format!("{} CommonMark examples failed", report.failed));
+    let suites = [("CommonMark", commonmark), ("json5-tests", json5)];
+    // The closing line CI reads: every suite's cases, summed.
+    let passed: usize = suites.iter().map(|(_, r)| r.passed).sum();
+    let failed: usize = suites.iter().map(|(_, r)| r.failed).sum();
+    println!("conformance: {passed} passed, {failed} failed");
+    let failing: Vec<String> = suites
+        .iter()
+        .filter(|(_, r)| r.failed > 0)
+        .map(|(name, r)| format!("{} {name} cases failed", r.failed))
+        .collect();
+    if failing.is_empty() {
+        Ok(())
+    } else {
+        Err(failing.join("; "))
     }
-    Ok(())
 }
 
 /// **Invariant:** dependencies point down the layers of docs/ARCHITECTURE.md.

@@ -4,6 +4,7 @@
 //! to stdout or a diagnostic to stderr. Exit codes: 0 success, 1 the input
 //! was read but is invalid, 2 usage error or unreadable input.
 
+mod detect;
 mod error;
 mod frames;
 mod input;
@@ -63,6 +64,30 @@ enum Command {
         #[arg(long)]
         as_json: bool,
     },
+    /// Find structured objects (flexmd fences, FlexDocument JSON, raw FlexMD,
+    /// Markdown snippets) in any text: DetectedObject[] JSON; exit 1 when none.
+    Detect {
+        /// The text; standard input when omitted or `-`.
+        file: Option<PathBuf>,
+    },
+    /// Read every FlexMD document and Markdown snippet in any text, and the
+    /// text around them: ParseAnyResult JSON.
+    ParseAny {
+        /// The text; standard input when omitted or `-`.
+        file: Option<PathBuf>,
+    },
+    /// Print the JSON value in a model's answer (in a fence or in prose),
+    /// repaired if need be; repairs go to stderr. Exit 1 when there is none.
+    Json {
+        /// The text; standard input when omitted or `-`.
+        file: Option<PathBuf>,
+        /// Print an array of every value found, in order.
+        #[arg(long)]
+        all: bool,
+        /// Print each value with its span, source, ladder step and repairs.
+        #[arg(long)]
+        repairs: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -103,6 +128,9 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             response,
             as_json,
         } => ofs::extract(&spec, response.as_deref(), as_json),
+        Command::Detect { file } => detect::detect(file.as_deref()),
+        Command::ParseAny { file } => detect::parse_any_command(file.as_deref()),
+        Command::Json { file, all, repairs } => detect::json(file.as_deref(), all, repairs),
     }
 }
 

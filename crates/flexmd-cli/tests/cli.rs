@@ -475,6 +475,169 @@ mod validate_extract {
     }
 }
 
+mod detect {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn stdout_json(out: &std::process::Output) -> Value {
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    #[test]
+    fn json_prints_the_repaired_value_and_the_repairs_on_stderr() {
+        let out = flexmd()
+            .args(["json", &example("mixed/tool_call.md")])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(
+            stdout_json(&out),
+            json!({"sku": "A-1042", "in_stock": true,
+                   "warehouses": [{"id": "ams-1", "count": 12}, {"id": "ber-2", "count": 0}],
+                   "note": "restock expected next week", "eta_days": null})
+        );
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        for code in [
+            "detect::python_literal",
+            "detect::missing_comma",
+            "detect::smart_quotes",
+        ] {
+            assert!(stderr.contains(code), "{code} in {stderr}");
+        }
+        assert!(stderr.contains("9:5: inserted a missing comma"), "{stderr}");
+    }
+
+    #[test]
+    fn json_repairs_and_all() {
+        let text = "a {'x': None} b\n```json\n[1, 2,]\n```\n";
+        let out = flexmd()
+            .args(["json", "--all", "--repairs"])
+            .write_stdin(text)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(
+            stdout_json(&out),
+            json!([
+                {"value": {"x": null}, "start": 2, "end": 13, "source": "prose",
+                 "method": "repaired", "repairs": [{"kind": "python_literal", "offset": 8}]},
+                {"value": [1, 2], "start": 24, "end": 31, "source": "json_fence", "lang": "json",
+                 "method": "json5", "repairs": []}
+            ])
+        );
+        assert!(out.stderr.is_empty(), "with --repairs, nothing on stderr");
+        let out = flexmd()
+            .args(["json", "--all"])
+            .write_stdin(text)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(stdout_json(&out), json!([{"x": null}, [1, 2]]));
+        // Without --all, the best one: the fence.
+        let out = flexmd()
+            .arg("json")
+            .write_stdin(text)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(stdout_json(&out), json!([1, 2]));
+    }
+
+    #[test]
+    fn no_json_is_exit_1() {
+        let out = flexmd()
+            .arg("json")
+            .write_stdin("Use {braces} in templates, see [1].")
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        assert!(out.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "no JSON value found in <stdin>\n"
+        );
+        let out = flexmd()
+            .arg("json")
+            .write_stdin("{\"a\": 1 \"b\" 2}")
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(
+                "1:13: no JSON value found: the input is not JSON (expected `:` after a key"
+            ),
+            "{stderr}"
+        );
+    }
+
+    #[test]
+    fn detect_and_parse_any_on_the_bundled_session() {
+        let out = flexmd()
+            .args(["detect", &example("mixed/session.md")])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let kinds: Vec<Value> = stdout_json(&out)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| json!([o["kind"], o["start"], o["end"]]))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                json!(["flexmd_fence", 46, 290]),
+                json!(["markdown_snippet", 327, 384]),
+                json!(["raw_flexmd", 386, 443])
+            ]
+        );
+        let out = flexmd()
+            .args(["parse-any", &example("mixed/session.md")])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let parsed = stdout_json(&out);
+        assert_eq!(
+            parsed["flexDocs"][0]["frames"][1]["payloads"]["order"]["value"],
+            json!({"order": "B-77", "status": "shipped"})
+        );
+        assert_eq!(
+            parsed["flexDocs"][1]["frames"][0]["meta"],
+            json!({"due": "2026-12-02"})
+        );
+        assert_eq!(
+            parsed["markdownSnippets"],
+            json!(["## Reply\nYour order **B-77** has shipped.\n"])
+        );
+        assert_eq!(
+            parsed["remainder"],
+            json!(
+                "Below is the conversation so far, as FlexMD:\n\n\n\nAnd a draft template in Markdown:\n\n\n\n\n"
+            )
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("detect::nested_fence"));
+    }
+
+    #[test]
+    fn detect_finds_nothing_in_plain_prose() {
+        flexmd()
+            .arg("detect")
+            .write_stdin("just words")
+            .assert()
+            .code(1)
+            .stdout("[]\n");
+    }
+}
+
 mod regression {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};

@@ -1,1 +1,51 @@
-//! Not built yet: see this crate's README.md for its purpose and planned API.
+//! flexmd-detect: Layer C of flex-md (seed §10) — find structured objects in
+//! any text, and JSON in LLM output however it was written.
+//!
+//! - [`detect_objects`] finds `flexmd` fences, FlexDocument JSON fences, raw
+//!   FlexMD and Markdown snippets, with confidences and byte offsets;
+//!   [`parse_any`] reads them into [`FlexDocument`](flexmd_core::FlexDocument)s
+//!   and keeps the rest as `remainder`.
+//! - [`find_json`] / [`find_all_json`] find JSON values in fences and prose;
+//!   [`parse_json`] reads one through the ladder strict JSON → JSON5 →
+//!   repairs (smart quotes, Python literals, raw line breaks and stray quotes
+//!   in strings, missing commas, truncated output), reporting each
+//!   [`Repair`].
+//!
+//! Fences are found by the Markdown parser, not by regular expressions: ```
+//! and `~~~`, longer fences holding shorter ones, indented and nested fences,
+//! CRLF, and a fence the answer ends inside.
+//!
+//! Nothing here panics or recurses without bound: every JSON step stops at
+//! 128 levels of nesting, and the JSON5 step runs only after a bracket-depth
+//! pre-scan.
+//!
+//! ```
+//! use flexmd_detect::{RepairKind, find_json};
+//! use serde_json::json;
+//!
+//! let answer = "The result:\n```json\n{\"done\": True, \"steps\": [\"parse\", \"check\"";
+//! let found = find_json(answer).unwrap();
+//! assert_eq!(found.value, json!({"done": true, "steps": ["parse", "check"]}));
+//! let kinds: Vec<_> = found.repairs.iter().map(|r| r.kind).collect();
+//! assert_eq!(
+//!     kinds,
+//!     [RepairKind::PythonLiteral, RepairKind::UnclosedArray, RepairKind::UnclosedObject]
+//! );
+//! ```
+
+mod fence;
+mod json;
+mod objects;
+mod repair;
+
+pub use json::{
+    FoundJson, JsonError, JsonMethod, JsonSource, Leniency, ParsedJson, find_all_json, find_json,
+    parse_json,
+};
+pub use objects::{DetectedKind, DetectedObject, ParseAnyResult, detect_objects, parse_any};
+pub use repair::{Repair, RepairKind};
+
+/// The README's example, run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

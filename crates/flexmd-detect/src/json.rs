@@ -1,0 +1,604 @@
+//! JSON from LLM output: where it is ([`find_json`], [`find_all_json`]) and
+//! how it is read ([`parse_json`]'s ladder).
+
+use flexmd_core::json_nesting_exceeds;
+use miette::{Diagnostic, SourceSpan};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::fence::{Fence, fences};
+use crate::repair::{Failure, Lenient, MAX_DEPTH, Repair, RepairKind, blank_len, parse_lenient};
+
+/// How far [`parse_json`] goes to read a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Leniency {
+    /// Strict JSON, then JSON5.
+    Json5,
+    /// Strict JSON, then JSON5, then the repair parser (the default).
+    #[default]
+    Repair,
+}
+
+/// Which step of the ladder read the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JsonMethod {
+    /// Strict JSON (`serde_json`).
+    Strict,
+    /// JSON5: comments, trailing commas, single quotes, unquoted keys, hex
+    /// numbers, `Infinity`/`NaN` (which become `null`, reported as a repair).
+    Json5,
+    /// The repair parser; the value's `repairs` say what it changed.
+    Repaired,
+}
+
+/// A value read by [`parse_json`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedJson {
+    /// The value.
+    pub value: Value,
+    /// The ladder step that read it.
+    pub method: JsonMethod,
+    /// What was changed to read it, with offsets into the parsed text; empty
+    /// for strict JSON.
+    pub repairs: Vec<Repair>,
+}
+
+/// Why a text could not be read as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Diagnostic)]
+pub enum JsonError {
+    /// Brackets nest deeper than the limit every step keeps (128, as
+    /// `serde_json`), which protects the stack.
+    #[error("brackets nest deeper than {limit} levels")]
+    #[diagnostic(
+        code(detect::too_deep),
+        help("no JSON step reads deeper nesting; flatten the value")
+    )]
+    TooDeep {
+        /// The nesting limit.
+        limit: usize,
+        /// The bracket that goes one level too deep.
+        #[label("one level too deep")]
+        at: SourceSpan,
+    },
+    /// The text is not JSON, JSON5 or anything the repair parser can mend.
+    #[error("{message}")]
+    #[diagnostic(code(detect::json_syntax))]
+    Syntax {
+        /// What went wrong.
+        message: String,
+        /// Where reading stopped.
+        #[label("here")]
+        at: SourceSpan,
+    },
+}
+
+impl JsonError {
+    /// The byte offset the error points at.
+    pub fn offset(&self) -> usize {
+        match self {
+            Self::TooDeep { at, .. } | Self::Syntax { at, .. } => at.offset(),
+        }
+    }
+
+    fn from_failure(f: Failure) -> Self {
+        if f.too_deep {
+            Self::TooDeep {
+                limit: MAX_DEPTH,
+                at: f.offset.into(),
+            }
+        } else {
+            Self::Syntax {
+                message: f.message,
+                at: f.offset.into(),
+            }
+        }
+    }
+}
+
+/// Reads `text` (one value, with only whitespace and comments around it)
+/// through the ladder: strict JSON; then JSON5; then, with
+/// [`Leniency::Repair`], the repair parser, which also mends smart quotes,
+/// Python literals, raw line breaks and stray quotes in strings, missing
+/// commas and truncated output, reporting each [`Repair`].
+///
+/// JSON5 runs only after a bracket-depth pre-scan (the `json5` crate
+/// overflows the stack on deep input), and every step stops at 128 levels.
+///
+/// ```
+/// use flexmd_detect::{JsonMethod, Leniency, RepairKind, parse_json};
+/// use serde_json::json;
+///
+/// let strict = parse_json("{\"a\": 1}", Leniency::Repair).unwrap();
+/// assert_eq!(strict.method, JsonMethod::Strict);
+///
+/// let json5 = parse_json("{a: 1, /* note */ b: 'x',}", Leniency::Repair).unwrap();
+/// assert_eq!((json5.value, json5.method), (json!({"a": 1, "b": "x"}), JsonMethod::Json5));
+///
+/// let cut = parse_json("{\"ok\": True, \"items\": [1, 2", Leniency::Repair).unwrap();
+/// assert_eq!(cut.value, json!({"ok": true, "items": [1, 2]}));
+/// assert_eq!(cut.method, JsonMethod::Repaired);
+/// let kinds: Vec<_> = cut.repairs.iter().map(|r| r.kind).collect();
+/// assert_eq!(
+///     kinds,
+///     [RepairKind::PythonLiteral, RepairKind::UnclosedArray, RepairKind::UnclosedObject]
+/// );
+///
+/// assert!(parse_json("{\"ok\": True}", Leniency::Json5).is_err());
+/// ```
+pub fn parse_json(text: &str, leniency: Leniency) -> Result<ParsedJson, JsonError> {
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        return Ok(ParsedJson {
+            value,
+            method: JsonMethod::Strict,
+            repairs: Vec::new(),
+        });
+    }
+    let too_deep = json_nesting_exceeds(text, MAX_DEPTH);
+    let json5_error = match too_deep {
+        Some(offset) => JsonError::TooDeep {
+            limit: MAX_DEPTH,
+            at: offset.into(),
+        },
+        None => match json5::from_str::<Value>(text) {
+            Ok(value) => return Ok(json5_value(text, value)),
+            Err(e) => {
+                let offset = e
+                    .position()
+                    .map_or(0, |p| offset_of(text, p.line, p.column));
+                JsonError::Syntax {
+                    message: e.to_string(),
+                    at: offset.into(),
+                }
+            }
+        },
+    };
+    match leniency {
+        Leniency::Json5 => Err(json5_error),
+        Leniency::Repair => parse_lenient(text, 0, true)
+            .map(repaired)
+            .map_err(JsonError::from_failure),
+    }
+}
+
+/// A JSON5 value; `Infinity` and `NaN` became `null` in it, which is
+/// reported (with its place, found by the repair parser) as a repair.
+fn json5_value(text: &str, value: Value) -> ParsedJson {
+    let repairs = if text.contains("Infinity") || text.contains("NaN") {
+        parse_lenient(text, 0, true)
+            .map(|l| {
+                l.repairs
+                    .into_iter()
+                    .filter(|r| r.kind == RepairKind::NonFiniteNumber)
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    ParsedJson {
+        value,
+        method: JsonMethod::Json5,
+        repairs,
+    }
+}
+
+fn repaired(l: Lenient) -> ParsedJson {
+    // With no repairs, the repair parser read plain JSON5 that the json5
+    // crate refused (it is stricter on a few number and escape forms).
+    let method = if l.repairs.is_empty() {
+        JsonMethod::Json5
+    } else {
+        JsonMethod::Repaired
+    };
+    ParsedJson {
+        value: l.value,
+        method,
+        repairs: l.repairs,
+    }
+}
+
+/// The byte offset of 0-based `line` and `column` (in characters).
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 0..line {
+        match text.get(start..).and_then(|r| r.find('\n')) {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let rest = text.get(start..).unwrap_or_default();
+    start
+        + rest
+            .char_indices()
+            .nth(column)
+            .map_or(rest.len(), |(i, _)| i)
+}
+
+/// Where a found value was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JsonSource {
+    /// In a fenced block labeled as JSON (`json`, `json5`, `jsonc`, `jsonl`,
+    /// `ndjson`, any case).
+    JsonFence,
+    /// In an unlabeled fence, or one labeled `javascript`, `js`,
+    /// `typescript` or `ts`.
+    CodeFence,
+    /// In the text around fences (or inside fences of other languages).
+    Prose,
+}
+
+/// A JSON value found in a text by [`find_json`] or [`find_all_json`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FoundJson {
+    /// The value.
+    pub value: Value,
+    /// Byte offset where its text starts.
+    pub start: usize,
+    /// Byte offset just after its text.
+    pub end: usize,
+    /// Where it was found.
+    pub source: JsonSource,
+    /// The fence's language as written, for values in a fence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    /// The ladder step that read it.
+    pub method: JsonMethod,
+    /// What was changed to read it, with offsets into the searched text.
+    pub repairs: Vec<Repair>,
+}
+
+/// The best JSON value in `text`: the first one in a JSON-labeled fence,
+/// else in an unlabeled (or JavaScript) fence, else the first object or
+/// array in the prose. `None` when there is none.
+///
+/// In prose, an object or array counts when it is the whole text or holds
+/// something (a member; an element that is a string, array or object), so
+/// `[1]` or `{}` in a sentence is not taken for JSON; `{braces}` is not JSON.
+///
+/// ```
+/// use flexmd_detect::{JsonSource, find_json};
+/// use serde_json::json;
+///
+/// let answer = "Sure! Here it is:\n\n```json\n{\"name\": \"Ada\", \"langs\": [\"en\", \"fr\",]}\n```\n";
+/// let found = find_json(answer).unwrap();
+/// assert_eq!(found.value, json!({"name": "Ada", "langs": ["en", "fr"]}));
+/// assert_eq!(found.source, JsonSource::JsonFence);
+/// assert_eq!(&answer[found.start..found.end], "{\"name\": \"Ada\", \"langs\": [\"en\", \"fr\",]}");
+///
+/// assert!(find_json("Use {braces} for [citation needed] [1].").is_none());
+/// ```
+pub fn find_json(text: &str) -> Option<FoundJson> {
+    if let Some(whole) = whole_strict(text) {
+        return Some(whole);
+    }
+    let fences = fences(text);
+    for tier in [JsonSource::JsonFence, JsonSource::CodeFence] {
+        for fence in fences.iter().filter(|f| fence_source(f) == Some(tier)) {
+            if let Some(found) = fence_values(fence, tier).into_iter().next() {
+                return Some(found);
+            }
+        }
+    }
+    prose_regions(text, &fences)
+        .into_iter()
+        .find_map(|(start, end)| prose_values(text, start, end, true).into_iter().next())
+}
+
+/// Every JSON value in `text`, in document order: each value in a JSON or
+/// code fence (a fence may hold several, as JSON Lines), then the objects
+/// and arrays in the prose around them, as [`find_json`] reads them.
+///
+/// ```
+/// use flexmd_detect::find_all_json;
+/// use serde_json::json;
+///
+/// let text = "first {\"a\": 1} then\n```\n[2, 3]\n```\nand {'b': None}";
+/// let values: Vec<_> = find_all_json(text).into_iter().map(|f| f.value).collect();
+/// assert_eq!(values, [json!({"a": 1}), json!([2, 3]), json!({"b": null})]);
+/// ```
+pub fn find_all_json(text: &str) -> Vec<FoundJson> {
+    if let Some(whole) = whole_strict(text) {
+        return vec![whole];
+    }
+    let fences = fences(text);
+    let mut found = Vec::new();
+    for fence in &fences {
+        if let Some(tier) = fence_source(fence) {
+            found.extend(fence_values(fence, tier));
+        }
+    }
+    for (start, end) in prose_regions(text, &fences) {
+        found.extend(prose_values(text, start, end, false));
+    }
+    found.sort_by_key(|f| f.start);
+    found
+}
+
+/// The fast path: the whole text is one strict JSON object or array.
+fn whole_strict(text: &str) -> Option<FoundJson> {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with(['{', '[']) {
+        return None;
+    }
+    let value = serde_json::from_str::<Value>(text).ok()?;
+    let start = text.len() - trimmed.len();
+    Some(FoundJson {
+        value,
+        start,
+        end: text.trim_end().len(),
+        source: JsonSource::Prose,
+        lang: None,
+        method: JsonMethod::Strict,
+        repairs: Vec::new(),
+    })
+}
+
+fn fence_source(fence: &Fence) -> Option<JsonSource> {
+    match fence.lang_lower().as_str() {
+        "json" | "json5" | "jsonc" | "jsonl" | "ndjson" => Some(JsonSource::JsonFence),
+        "" | "javascript" | "js" | "typescript" | "ts" => Some(JsonSource::CodeFence),
+        _ => None,
+    }
+}
+
+/// The values in a fence: its whole content as one value; or else values
+/// one after another (JSON Lines) until something is not JSON; or else, when
+/// that finds nothing (`const config = {…};`), the objects and arrays in it
+/// as in prose.
+fn fence_values(fence: &Fence, source: JsonSource) -> Vec<FoundJson> {
+    let content = fence.content.as_str();
+    let trimmed = content.trim();
+    if trimmed.is_empty() {
+        return Vec::new();
+    }
+    let lead = content.len() - content.trim_start().len();
+    let in_text = |found: FoundJson| FoundJson {
+        start: fence.text_offset(found.start),
+        end: fence.text_offset(found.end),
+        source,
+        lang: fence.lang.clone(),
+        repairs: shift(found.repairs, |at| fence.text_offset(at)),
+        ..found
+    };
+    if let Ok(parsed) = parse_json(trimmed, Leniency::Repair) {
+        return vec![in_text(found_at(lead, lead + trimmed.len(), parsed))];
+    }
+    let mut found = Vec::new();
+    let mut at = lead;
+    while at < content.len() {
+        let Ok(l) = parse_lenient(content, at, false) else {
+            break;
+        };
+        let start = at + blank_len(content.get(at..).unwrap_or_default()).0;
+        let slice = content.get(start..l.end).unwrap_or_default();
+        let Ok(parsed) = parse_json(slice, Leniency::Repair) else {
+            break;
+        };
+        found.push(in_text(found_at(start, l.end, parsed)));
+        at = l.end;
+        // Values may be separated by commas as well as line breaks.
+        let rest = content.get(at..).unwrap_or_default();
+        let gap = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        at += rest.len() - gap.len();
+    }
+    if found.is_empty() {
+        found = prose_values(content, 0, content.len(), false)
+            .into_iter()
+            .map(in_text)
+            .collect();
+    }
+    found
+}
+
+/// A value parsed from `text[start..end]`, with repair offsets made
+/// relative to `text`.
+fn found_at(start: usize, end: usize, parsed: ParsedJson) -> FoundJson {
+    FoundJson {
+        value: parsed.value,
+        start,
+        end,
+        source: JsonSource::Prose,
+        lang: None,
+        method: parsed.method,
+        repairs: shift(parsed.repairs, |at| start + at),
+    }
+}
+
+fn shift(repairs: Vec<Repair>, map: impl Fn(usize) -> usize) -> Vec<Repair> {
+    repairs
+        .into_iter()
+        .map(|r| Repair {
+            kind: r.kind,
+            offset: map(r.offset),
+        })
+        .collect()
+}
+
+/// The stretches of `text` outside JSON and code fences.
+fn prose_regions(text: &str, fences: &[Fence]) -> Vec<(usize, usize)> {
+    let mut regions = Vec::new();
+    let mut at = 0;
+    for fence in fences.iter().filter(|f| fence_source(f).is_some()) {
+        if fence.start > at {
+            regions.push((at, fence.start));
+        }
+        at = at.max(fence.end);
+    }
+    if at < text.len() {
+        regions.push((at, text.len()));
+    }
+    regions
+}
+
+/// Objects and arrays in `text[start..end]`, left to right, without overlap.
+///
+/// Each `{` or `[` is tried in turn; work on failed tries is capped (a few
+/// passes over the region), so hostile text stays linear.
+fn prose_values(text: &str, start: usize, end: usize, first_only: bool) -> Vec<FoundJson> {
+    let region = text.get(..end).unwrap_or_default();
+    let whole = region.get(start..).unwrap_or_default().trim();
+    let mut budget = 8 * (end - start) + 65_536;
+    let mut found = Vec::new();
+    let mut at = start;
+    while let Some(i) = region.get(at..).and_then(|r| r.find(['{', '['])) {
+        let open = at + i;
+        match parse_lenient(region, open, false) {
+            Ok(l) => {
+                let slice = region.get(open..l.end).unwrap_or_default();
+                let counts = slice.len() == whole.len() || holds_something(&l.value);
+                if counts && let Ok(parsed) = parse_json(slice, Leniency::Repair) {
+                    found.push(found_at(open, l.end, parsed));
+                    if first_only {
+                        break;
+                    }
+                    at = l.end;
+                    continue;
+                }
+                budget = budget.saturating_sub(l.end - open);
+                at = open + 1;
+            }
+            Err(f) => {
+                budget = budget.saturating_sub(f.offset.saturating_sub(open) + 1);
+                // Nothing inside a too-deep value is tried on its own.
+                at = if f.too_deep {
+                    closing_end(region, open)
+                } else {
+                    open + 1
+                };
+            }
+        }
+        if budget == 0 {
+            break;
+        }
+    }
+    found
+}
+
+/// The offset just after the bracket that closes the one at `open` (or the
+/// end of `text`), skipping strings and comments as JSON5 reads them.
+fn closing_end(text: &str, open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut at = open;
+    let bytes = text.as_bytes();
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return at + 1;
+                }
+            }
+            b'"' | b'\'' => {
+                // To the closing quote or the end of the line, whichever first.
+                let rest = text.get(at + 1..).unwrap_or_default();
+                let mut escaped = false;
+                let len = rest
+                    .bytes()
+                    .position(|c| {
+                        let end = !escaped && (c == b || c == b'\n');
+                        escaped = !escaped && c == b'\\';
+                        end
+                    })
+                    .unwrap_or(rest.len());
+                at += len + 1;
+            }
+            b'/' => at += blank_len(text.get(at..).unwrap_or_default()).0.max(1) - 1,
+            _ => {}
+        }
+        at += 1;
+    }
+    text.len()
+}
+
+/// An object with a member, or an array with a string, array or object.
+fn holds_something(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => !map.is_empty(),
+        Value::Array(items) => items
+            .iter()
+            .any(|v| matches!(v, Value::String(_) | Value::Array(_) | Value::Object(_))),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_ladder_reports_its_step() {
+        let p = parse_json("[1, 2,]", Leniency::Repair).unwrap();
+        assert_eq!((p.value, p.method), (json!([1, 2]), JsonMethod::Json5));
+        let p = parse_json("[Infinity, 1]", Leniency::Json5).unwrap();
+        assert_eq!(p.value, json!([null, 1]));
+        assert_eq!(
+            p.repairs,
+            [Repair {
+                kind: RepairKind::NonFiniteNumber,
+                offset: 1
+            }]
+        );
+    }
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        let e = parse_json("{\"a\": 1,\n \"b\" 2}", Leniency::Repair).unwrap_err();
+        assert_eq!(e.to_string(), "expected `:` after a key (found `2`)");
+        assert_eq!(e.offset(), 14);
+        let e = parse_json("{\"a\": 1,\n x}", Leniency::Json5).unwrap_err();
+        assert_eq!(e.offset(), 11);
+        let e = parse_json(&"[".repeat(100_000), Leniency::Repair).unwrap_err();
+        assert_eq!(e.to_string(), "brackets nest deeper than 128 levels");
+        assert_eq!(e.offset(), 128);
+    }
+
+    #[test]
+    fn fences_are_tried_before_prose_and_json_labels_first() {
+        let text = "{\"prose\": 1}\n```\n{\"plain\": 2}\n```\n```JSON\n{\"json\": 3}\n```\n";
+        assert_eq!(find_json(text).unwrap().value, json!({"json": 3}));
+        let all: Vec<_> = find_all_json(text).into_iter().map(|f| f.source).collect();
+        assert_eq!(
+            all,
+            [
+                JsonSource::Prose,
+                JsonSource::CodeFence,
+                JsonSource::JsonFence
+            ]
+        );
+    }
+
+    #[test]
+    fn json_lines_in_a_fence() {
+        let text = "```jsonl\n{\"a\": 1}\n{\"a\": 2}\n```";
+        let all = find_all_json(text);
+        assert_eq!(all.len(), 2);
+        assert_eq!(&text[all[1].start..all[1].end], "{\"a\": 2}");
+    }
+
+    #[test]
+    fn prose_needs_substance() {
+        assert!(find_json("see [1] and [ ] and {} and [1, 2]").is_none());
+        assert_eq!(
+            find_json("see [1] then [\"x\"]").unwrap().value,
+            json!(["x"])
+        );
+        assert_eq!(find_json("  [1]  ").unwrap().value, json!([1]));
+    }
+
+    #[test]
+    fn closing_end_skips_strings_and_comments() {
+        let text = "x [1, \"]\", '\\']', // ]\n /* ] */ [2]] y";
+        assert_eq!(&text[closing_end(text, 2)..], " y");
+        assert_eq!(closing_end("[[", 0), 2);
+    }
+
+    #[test]
+    fn deep_prose_is_refused_quickly() {
+        let text = format!("x {}", "[".repeat(100_000));
+        assert!(find_all_json(&text).is_empty());
+    }
+}

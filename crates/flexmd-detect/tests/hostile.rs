@@ -1,0 +1,100 @@
+//! Hostile input: deep nesting, huge lines, pathological prose. Each case
+//! must finish (in linear time) with an error or a bounded result, never a
+//! panic or a stack overflow.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use flexmd_detect::{
+    JsonError, Leniency, detect_objects, find_all_json, find_json, parse_any, parse_json,
+};
+
+const DEEP: usize = 100_000;
+
+#[test]
+fn hundred_thousand_open_brackets() {
+    let deep = "[".repeat(DEEP);
+    for leniency in [Leniency::Json5, Leniency::Repair] {
+        let err = parse_json(&deep, leniency).unwrap_err();
+        assert!(
+            matches!(err, JsonError::TooDeep { limit: 128, .. }),
+            "{err:?}"
+        );
+        assert_eq!(err.offset(), 128);
+    }
+    assert_eq!(find_json(&deep), None);
+    assert!(find_all_json(&format!("text {deep} text")).is_empty());
+    assert!(find_all_json(&format!("```json\n{deep}\n```")).is_empty());
+    assert!(detect_objects(&format!("```json\n{deep}\n```")).is_empty());
+}
+
+#[test]
+fn deep_but_balanced_nesting_of_objects() {
+    let deep = format!("{}1{}", "{\"a\":".repeat(DEEP), "}".repeat(DEEP));
+    assert!(matches!(
+        parse_json(&deep, Leniency::Repair),
+        Err(JsonError::TooDeep { .. })
+    ));
+    assert!(find_all_json(&deep).is_empty());
+    // A JSON5 comment with an apostrophe must not hide the depth from the guard.
+    let hidden = format!("// it's deep\n{}", "[".repeat(DEEP));
+    assert!(matches!(
+        parse_json(&hidden, Leniency::Json5),
+        Err(JsonError::TooDeep { .. })
+    ));
+}
+
+#[test]
+fn many_openers_in_prose_stay_linear() {
+    // Each `[` inside a string starts a try that reads to the `x` at the end
+    // and fails there: the work on failed tries is capped, so this is not
+    // quadratic.
+    let text = format!("{}x", "[\"[\", ".repeat(100_000));
+    assert!(find_all_json(&text).is_empty());
+    // Nested unclosed openers: too deep, and nothing inside is tried again.
+    let text = "{\"k\": [1, 2, ".repeat(50_000);
+    assert!(find_all_json(&text).is_empty());
+    // A long flat array cut off at the end is read whole.
+    let text = format!("[{}", "\"a\", ".repeat(500_000));
+    let found = find_json(&text).unwrap();
+    assert_eq!(found.value.as_array().unwrap().len(), 500_000);
+    let text = "{ \"a\" x ".repeat(200_000);
+    assert!(find_all_json(&text).is_empty());
+}
+
+#[test]
+fn a_ten_megabyte_line() {
+    let line = "x".repeat(10_000_000);
+    assert!(find_all_json(&line).is_empty());
+    assert!(detect_objects(&line).is_empty());
+    let string = format!("{{\"s\": \"{line}\"}}");
+    assert_eq!(
+        find_json(&string).unwrap().value["s"]
+            .as_str()
+            .unwrap()
+            .len(),
+        10_000_000
+    );
+    let unclosed = format!("{{\"s\": \"{line}");
+    let found = find_json(&unclosed).unwrap();
+    assert_eq!(found.repairs.len(), 2);
+}
+
+#[test]
+fn stray_quotes_everywhere() {
+    let text = format!("{{\"a\": \"{}\"}}", "\" x ".repeat(100_000));
+    let found = find_json(&text).unwrap();
+    assert_eq!(found.repairs.len(), 100_000);
+}
+
+#[test]
+fn many_fences_and_anchors() {
+    let text = "```flexmd\n[[m]]\n```\n[[a]]\n@k: v\n".repeat(20_000);
+    let objects = detect_objects(&text);
+    assert_eq!(objects.len(), 40_000);
+    assert_eq!(parse_any(&text).value.flex_docs.len(), 40_000);
+}
