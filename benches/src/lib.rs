@@ -61,3 +61,54 @@ pub fn frames_document(target_bytes: usize) -> String {
     }
     doc
 }
+
+/// A JSON array of records, at least `target_bytes` long when serialised
+/// compactly: the shape of a typical tool or model result.
+pub fn json_records(target_bytes: usize) -> String {
+    let mut out = String::with_capacity(target_bytes + 256);
+    out.push('[');
+    let mut n = 0usize;
+    while out.len() < target_bytes {
+        if n > 0 {
+            out.push(',');
+        }
+        n += 1;
+        out.push_str(&format!(
+            "{{\"id\":{n},\"name\":\"item {n}\",\"price\":{}.{:02},\"tags\":[\"a\",\"b\"],\"in_stock\":{},\"note\":null}}",
+            n % 997,
+            n % 100,
+            n.is_multiple_of(3)
+        ));
+    }
+    out.push(']');
+    out
+}
+
+/// Free-form model output of at least `target_bytes`: Markdown answers,
+/// FlexMD fences with payloads, raw FlexMD, JSON fences (some broken, as
+/// models write them) and prose, in turn.
+pub fn mixed_document(target_bytes: usize) -> String {
+    const MIXED: [&str; 2] = [
+        include_str!("../../examples/mixed/session.md"),
+        include_str!("../../examples/mixed/tool_call.md"),
+    ];
+    let mut doc = String::with_capacity(target_bytes + 8192);
+    let turns = ANSWERS.iter().cycle().zip(MIXED.iter().cycle());
+    for (n, (answer, mixed)) in turns.enumerate() {
+        if doc.len() >= target_bytes {
+            break;
+        }
+        doc.push_str(&format!("## Turn {n}\n\n"));
+        doc.push_str(
+            answer
+                .split_once("---\n# ")
+                .map_or(answer, |(_, rest)| rest),
+        );
+        doc.push('\n');
+        doc.push_str(mixed);
+        doc.push_str(&format!(
+            "\nThe status is {{\"turn\": {n}, \"ok\": true}} for now.\n\n"
+        ));
+    }
+    doc
+}

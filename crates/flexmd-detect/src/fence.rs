@@ -19,8 +19,8 @@ pub(crate) struct Fence {
     pub(crate) closed: bool,
     /// For each content line: its offset in `content` and in the text.
     lines: Vec<(usize, usize)>,
-    /// For a `flexmd` fence read past a payload fence that closed it early
-    /// (see [`fences`]): where that early closing line is.
+    /// For a `flexmd` fence read past a payload fence that would have closed
+    /// it early (see [`fences`]): where that payload fence's closing line is.
     pub(crate) nested_close: Option<usize>,
 }
 
@@ -43,120 +43,138 @@ impl Fence {
     }
 }
 
-/// At most this many `flexmd` fences are read past an early close (each
-/// re-parses the rest of the text).
-const MAX_REOPENED: usize = 64;
-
 /// Every fenced block of `text` (indented code blocks are not fences), in
 /// document order.
 ///
 /// One leniency: models often write a payload fence inside a `flexmd` fence
 /// with the same fence (```` ``` ````), so Markdown ends the `flexmd` fence at
-/// the payload's closing line. When a top-level `flexmd` fence ends inside a
-/// fence opened right after a `@payload` binding, and a bare fence line
-/// later closes it, the `flexmd` fence is read up to that line instead.
+/// the payload's closing line. When a top-level `flexmd` fence holds a fence
+/// opened right after a `@payload` binding whose closing line would close
+/// the `flexmd` fence too, and a later bare fence line closes the `flexmd`
+/// fence, the parser is shown the `flexmd` fence's own two fence runs in the
+/// other fence character (same length, so every offset still holds), which
+/// makes it read the payload fence as nested.
 pub(crate) fn fences(text: &str) -> Vec<Fence> {
-    let mut out = Vec::new();
-    let mut base = 0;
-    let mut reopened = 0;
-    'parse: loop {
-        let rest = text.get(base..).unwrap_or_default();
-        for mut block in code_blocks(rest).into_iter().filter(|b| b.info.is_some()) {
-            block.span = base + block.span.start..base + block.span.end;
-            let fence = fence(text, block);
-            if reopened < MAX_REOPENED
-                && let Some(longer) = reopen(text, &fence)
-            {
-                base = longer.end;
-                reopened += 1;
-                out.push(longer);
-                continue 'parse;
-            }
-            out.push(fence);
-        }
-        return out;
+    let nested = nested_flexmd_fences(text);
+    if nested.is_empty() {
+        return code_blocks(text)
+            .into_iter()
+            .filter(|b| b.info.is_some())
+            .map(|b| fence(text, b, None))
+            .collect();
     }
+    let mut shown = text.as_bytes().to_vec();
+    for n in &nested {
+        for run in [n.open.clone(), n.close.clone()] {
+            if let Some(bytes) = shown.get_mut(run) {
+                bytes.fill(if n.marker == b'`' { b'~' } else { b'`' });
+            }
+        }
+    }
+    // Only ASCII fence bytes were swapped for ASCII bytes.
+    let shown = String::from_utf8(shown).unwrap_or_else(|_| text.to_owned());
+    code_blocks(&shown)
+        .into_iter()
+        .filter(|b| b.info.is_some())
+        .map(|b| {
+            let early = nested
+                .iter()
+                .find(|n| n.open.start == b.span.start)
+                .map(|n| n.early_close);
+            fence(text, b, early)
+        })
+        .collect()
 }
 
-/// The `flexmd` fence read past an early close, as [`fences`] describes.
-fn reopen(text: &str, fence: &Fence) -> Option<Fence> {
-    if fence.lang_lower() != "flexmd" || !fence.closed {
-        return None;
+/// A top-level `flexmd` fence with a payload fence that would close it early.
+struct NestedFence {
+    marker: u8,
+    /// The fence runs of its opening and closing lines.
+    open: std::ops::Range<usize>,
+    close: std::ops::Range<usize>,
+    /// The start of the payload fence's closing line.
+    early_close: usize,
+}
+
+/// One line scan for [`NestedFence`]s, following CommonMark's fence rules
+/// for top-level fences (indented at most three spaces).
+fn nested_flexmd_fences(text: &str) -> Vec<NestedFence> {
+    struct Open {
+        marker: u8,
+        len: usize,
+        run: std::ops::Range<usize>,
+        flexmd: bool,
+        after_binding: bool,
+        /// An open payload fence: its marker and length.
+        inner: Option<(u8, usize)>,
+        early_close: Option<usize>,
     }
-    let inner = code_blocks(&fence.content);
-    let last = inner.last().filter(|b| !b.closed && b.lang().is_some())?;
-    let before = fence.content.get(..last.span.start)?.trim_end();
-    let binding = before.rsplit('\n').next()?;
-    if !binding.trim_start().starts_with("@payload:") {
-        return None;
-    }
-    // Only top-level fences: indentation is all that precedes the fence.
-    let opening = text.get(fence.start..)?.split('\n').next()?;
-    let indent = opening.len() - opening.trim_start_matches(' ').len();
-    let marker = opening.trim_start_matches(' ').chars().next()?;
-    if indent > 3 || !matches!(marker, '`' | '~') {
-        return None;
-    }
-    // Lines after the early close: payload fences open and close; the first
-    // bare fence line outside them closes the `flexmd` fence.
-    let mut open_inner = false;
-    let mut close = None;
-    let after = text.get(fence.end..)?;
-    let mut pieces = after.split_inclusive('\n');
-    // The rest of the early closing line: its line ending.
-    let mut start = fence.end + pieces.next().map_or(0, str::len);
-    for line in pieces {
-        let bare = line.trim_end_matches(['\n', '\r']);
-        let trimmed = bare.trim_start_matches(' ');
-        let run = trimmed.chars().take_while(|&c| c == marker).count();
-        if run >= 3 {
-            let info = trimmed.get(run..).unwrap_or_default().trim();
-            match (info.is_empty(), open_inner) {
-                (true, true) => open_inner = false,
-                (true, false) => {
-                    close = Some((start, start + bare.len()));
-                    break;
-                }
-                (false, false) => open_inner = true,
-                (false, true) => {}
-            }
-        }
+    let mut found = Vec::new();
+    let mut open: Option<Open> = None;
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let line_start = start;
         start += line.len();
-    }
-    let (close_start, close_end) = close?;
-    let body_start = fence.start + opening.len() + 1;
-    let body = text.get(body_start..close_start)?;
-    let mut content = String::new();
-    let mut lines = Vec::new();
-    let mut line_at = body_start;
-    for line in body.split_inclusive('\n') {
         let bare = line.trim_end_matches(['\n', '\r']);
-        let strip = bare.len() - bare.trim_start_matches(' ').len();
-        let strip = strip.min(indent);
-        lines.push((content.len(), line_at + strip));
-        content.push_str(bare.get(strip..).unwrap_or_default());
-        content.push('\n');
-        line_at += line.len();
+        let indent = bare.len() - bare.trim_start_matches(' ').len();
+        let rest = bare.get(indent..).unwrap_or_default();
+        let marker = rest
+            .bytes()
+            .next()
+            .filter(|&b| indent <= 3 && (b == b'`' || b == b'~'));
+        let run = marker.map_or(0, |m| rest.bytes().take_while(|&b| b == m).count());
+        let info = rest.get(run..).unwrap_or_default().trim();
+        let fence_line = marker.filter(|&m| run >= 3 && !(m == b'`' && info.contains('`')));
+        let Some(current) = open.as_mut() else {
+            if let Some(m) = fence_line {
+                let word = info.split_whitespace().next().unwrap_or_default();
+                open = Some(Open {
+                    marker: m,
+                    len: run,
+                    run: line_start + indent..line_start + indent + run,
+                    flexmd: word.eq_ignore_ascii_case("flexmd"),
+                    after_binding: false,
+                    inner: None,
+                    early_close: None,
+                });
+            }
+            continue;
+        };
+        let closes = |m: u8, len: usize| fence_line == Some(m) && run >= len && info.is_empty();
+        if let Some((m, len)) = current.inner {
+            if closes(m, len) {
+                current.inner = None;
+                if closes(current.marker, current.len) {
+                    current.early_close.get_or_insert(line_start);
+                }
+            }
+            continue;
+        }
+        if closes(current.marker, current.len) {
+            if let (true, Some(early_close)) = (current.flexmd, current.early_close) {
+                found.push(NestedFence {
+                    marker: current.marker,
+                    open: current.run.clone(),
+                    close: line_start + indent..line_start + indent + run,
+                    early_close,
+                });
+            }
+            open = None;
+            continue;
+        }
+        if current.flexmd {
+            if let Some(m) = fence_line.filter(|_| current.after_binding && !info.is_empty()) {
+                current.inner = Some((m, run));
+            }
+            if !bare.trim().is_empty() {
+                current.after_binding = bare.trim_start().starts_with("@payload:");
+            }
+        }
     }
-    Some(Fence {
-        start: fence.start,
-        end: close_end,
-        lang: fence.lang.clone(),
-        content,
-        closed: true,
-        lines,
-        nested_close: Some(fence.end - last_line_len(text, fence.end)),
-    })
+    found
 }
 
-/// The length of the line that ends at `end`.
-fn last_line_len(text: &str, end: usize) -> usize {
-    text.get(..end).map_or(0, |before| {
-        before.len() - before.rfind('\n').map_or(0, |i| i + 1)
-    })
-}
-
-fn fence(text: &str, block: CodeBlock) -> Fence {
+fn fence(text: &str, block: CodeBlock, nested_close: Option<usize>) -> Fence {
     let span = block.span.clone();
     let line_start = text
         .get(..span.start)
@@ -196,7 +214,7 @@ fn fence(text: &str, block: CodeBlock) -> Fence {
         closed: block.closed,
         content: block.content,
         lines,
-        nested_close: None,
+        nested_close,
     }
 }
 

@@ -73,7 +73,10 @@ pub struct DetectedObject {
 /// assert_eq!(found[0].inner.as_deref(), Some("[[message role=user]]\n```\ncode\n```\n"));
 /// ```
 pub fn detect_objects(text: &str) -> Vec<DetectedObject> {
-    let all_fences = fences(text);
+    detect_in(text, &fences(text))
+}
+
+fn detect_in(text: &str, all_fences: &[Fence]) -> Vec<DetectedObject> {
     let mut found: Vec<DetectedObject> = all_fences
         .iter()
         .filter_map(|f| fenced_object(text, f))
@@ -85,7 +88,7 @@ pub fn detect_objects(text: &str) -> Vec<DetectedObject> {
         .map(|o| (o.start, o.end))
         .chain([(text.len(), text.len())])
     {
-        if let Some(region) = raw_region(text, &all_fences, at, object.0) {
+        if let Some(region) = raw_region(text, all_fences, at, object.0) {
             raw.push(region);
         }
         at = object.1;
@@ -119,6 +122,10 @@ fn fenced_object(text: &str, fence: &Fence) -> Option<DetectedObject> {
 /// The FlexDocument a JSON fence holds: an object with a `frames` array
 /// that deserializes as a FlexDocument.
 fn flex_document(content: &str) -> Option<FlexDocument> {
+    // Most JSON fences are not FlexDocuments: skip the parse for them.
+    if !content.contains("frames") {
+        return None;
+    }
     let parsed = parse_json(content.trim(), Leniency::Repair).ok()?;
     if !parsed.value.get("frames").is_some_and(|f| f.is_array()) {
         return None;
@@ -196,7 +203,8 @@ pub fn parse_any(text: &str) -> Parsed<ParseAnyResult> {
     let mut diagnostics = Vec::new();
     let mut index: Option<LineIndex<'_>> = None;
     let mut at = 0;
-    let nested: Vec<usize> = fences(text).iter().filter_map(|f| f.nested_close).collect();
+    let all_fences = fences(text);
+    let nested: Vec<usize> = all_fences.iter().filter_map(|f| f.nested_close).collect();
     if !nested.is_empty() {
         let index = index.get_or_insert_with(|| LineIndex::new(text));
         diagnostics.extend(nested.into_iter().map(|at| {
@@ -211,7 +219,7 @@ pub fn parse_any(text: &str) -> Parsed<ParseAnyResult> {
             )
         }));
     }
-    for object in detect_objects(text) {
+    for object in detect_in(text, &all_fences) {
         result
             .remainder
             .push_str(text.get(at..object.start).unwrap_or_default());

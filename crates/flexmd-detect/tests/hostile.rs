@@ -92,6 +92,23 @@ fn stray_quotes_everywhere() {
 }
 
 #[test]
+fn many_flexmd_fences_with_nested_payload_fences() {
+    let one = "```flexmd\n[[m]]\n@payload:name: p\n```json\n{}\n```\nbody\n```\n";
+    let text = one.repeat(20_000);
+    let parsed = parse_any(&text);
+    assert_eq!(parsed.value.flex_docs.len(), 20_000);
+    assert_eq!(
+        parsed.value.flex_docs[19_999].frames[0].body_md.as_deref(),
+        Some("body")
+    );
+    assert_eq!(
+        parsed.diagnostics.len(),
+        20_000,
+        "one nested_fence warning each"
+    );
+}
+
+#[test]
 fn many_fences_and_anchors() {
     let text = "```flexmd\n[[m]]\n```\n[[a]]\n@k: v\n".repeat(20_000);
     let objects = detect_objects(&text);
