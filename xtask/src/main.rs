@@ -10,6 +10,7 @@
 
 mod commonmark;
 mod json5;
+mod jsonschema_suite;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -91,7 +92,16 @@ fn conformance(args: &[String]) -> Result {
         "json5-tests (strict + JSON5 steps of flexmd-detect): {} passed, {} failed",
         json5.passed, json5.failed
     );
-    let suites = [("CommonMark", commonmark), ("json5-tests", json5)];
+    let jsonschema = jsonschema_suite::run(&data.join("json-schema-test-suite"))?;
+    println!(
+        "JSON Schema Test Suite (draft 2020-12 and draft 7, required; flexmd-schema Registry): {} passed, {} failed",
+        jsonschema.passed, jsonschema.failed
+    );
+    let suites = [
+        ("CommonMark", commonmark),
+        ("json5-tests", json5),
+        ("JSON Schema Test Suite", jsonschema),
+    ];
     // The closing line CI reads: every suite's cases, summed.
     let passed: usize = suites.iter().map(|(_, r)| r.passed).sum();
     let failed: usize = suites.iter().map(|(_, r)| r.failed).sum();

@@ -1,1 +1,53 @@
-//! Not built yet: see this crate's README.md for its purpose and planned API.
+//! flexmd-schema: check agent output against JSON Schemas, coerce it, fill
+//! defaults, and ask the model again with precise hints (the elsabro seed's
+//! output schemas, on the `jsonschema` crate).
+//!
+//! - [`Registry`]: named schemas (the five predefined: `analysis`,
+//!   `implementation`, `review`, `verification`, `plan`), compiled once;
+//!   [`Registry::validate`] gives the seed's [`Outcome`] `{valid, data,
+//!   errors}` with each [`Violation`]'s `{path, message, code}`.
+//! - [`Registry::validate_and_transform`]: defaults and coercion, each
+//!   [`Change`] reported.
+//! - [`hints`]: how to fix each violation, from the schema.
+//! - [`Retrier`]: ask a [`Model`] (any program, via [`CommandModel`]),
+//!   validate, retry with hints.
+//! - [`SchemasConfig`]: the seed's `.planning/schemas-config.json`.
+//! - [`infer_schema`]: a schema from an example.
+//!
+//! ```
+//! use flexmd_schema::{Registry, hints};
+//! use serde_json::json;
+//!
+//! let registry = Registry::new();
+//! let answer = json!({"summary": "Too short", "files": [], "recommendations": []});
+//! let outcome = registry.validate("analysis", &answer);
+//! assert_eq!(outcome.errors[0].code, "too_short");
+//! assert_eq!(outcome.errors[0].path, "summary");
+//! let fix = &hints(&outcome.errors, registry.get("analysis").unwrap())[0];
+//! assert_eq!(fix.hint, "Fix summary: String must be at least 10 characters. Keep it at least 10 characters and at most 500 characters.");
+//! ```
+
+mod config;
+mod error;
+mod hints;
+mod infer;
+mod registry;
+mod retry;
+mod transform;
+mod violation;
+
+pub use config::{
+    CustomSchemas, DEFAULT_CONFIG_PATH, SchemasConfig, SchemasSettings, ValidationSettings,
+};
+pub use error::{ModelError, RetryError, SchemaError};
+pub use hints::{Hint, hints};
+pub use infer::infer_schema;
+pub use registry::{MAX_INSTANCE_DEPTH, Outcome, Registry, SCHEME};
+pub use retry::{Accepted, Attempt, CommandModel, Expected, Model, Retrier};
+pub use transform::{Change, ChangeKind, TransformOptions};
+pub use violation::{Violation, code_of};
+
+/// The README's example, run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,143 @@
+//! The crate's error types.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+use crate::retry::Attempt;
+
+/// A schema, a config file or a schema directory that cannot be used.
+#[derive(Debug, Error, Diagnostic)]
+pub enum SchemaError {
+    /// The schema is not valid JSON Schema, or a `$ref` in it leads nowhere.
+    #[error("schema `{name}` cannot be compiled: {message}")]
+    #[diagnostic(
+        code(schema::invalid),
+        help(
+            "check the schema against its draft's meta-schema; `$ref`s resolve only to registered schemas"
+        )
+    )]
+    Invalid {
+        /// The schema's name (`(inline)` for one given inline).
+        name: String,
+        /// The compiler's reason.
+        message: String,
+    },
+    /// No schema has this name.
+    #[error("no schema named `{name}` (known: {known})")]
+    #[diagnostic(code(schema::not_found))]
+    NotFound {
+        /// The name asked for.
+        name: String,
+        /// The registered names, comma-separated.
+        known: String,
+    },
+    /// A config file that does not fit the format; `field` names where.
+    #[error("{}: `{field}`: {message}", path.display())]
+    #[diagnostic(
+        code(schema::config),
+        help("see the schemas-config.json format in the flexmd-schema README")
+    )]
+    Config {
+        /// The config file.
+        path: PathBuf,
+        /// The dotted path of the offending field (`schemas.validation.maxRetries`).
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A file or directory that cannot be read or written.
+    #[error("cannot access {}", path.display())]
+    #[diagnostic(code(schema::io))]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file that is not JSON.
+    #[error("{} is not JSON: {message}", path.display())]
+    #[diagnostic(code(schema::not_json))]
+    NotJson {
+        /// The file.
+        path: PathBuf,
+        /// The parser's reason.
+        message: String,
+    },
+}
+
+/// Why a [`Model`](crate::Model) gave no answer.
+#[derive(Debug, Error, Diagnostic)]
+pub enum ModelError {
+    /// The model command could not be started.
+    #[error("cannot run `{command}`")]
+    #[diagnostic(code(schema::model_spawn))]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The model command exited with a failure status.
+    #[error("`{command}` failed ({status}): {stderr}")]
+    #[diagnostic(code(schema::model_failed))]
+    Failed {
+        /// The command line.
+        command: String,
+        /// Its exit status.
+        status: String,
+        /// The end of its standard error.
+        stderr: String,
+    },
+    /// The model command ran past its timeout and was killed.
+    #[error("`{command}` did not answer within {after:?}; it was stopped")]
+    #[diagnostic(code(schema::model_timeout))]
+    Timeout {
+        /// The command line.
+        command: String,
+        /// The timeout.
+        after: Duration,
+    },
+    /// The answer was not UTF-8 text.
+    #[error("`{command}` answered with bytes that are not UTF-8")]
+    #[diagnostic(code(schema::model_output))]
+    NotText {
+        /// The command line.
+        command: String,
+    },
+    /// Any other model failure (for [`Model`](crate::Model) implementations).
+    #[error("{0}")]
+    #[diagnostic(code(schema::model))]
+    Other(String),
+}
+
+/// Why [`Retrier::run`](crate::Retrier::run) returned no valid data.
+#[derive(Debug, Error, Diagnostic)]
+pub enum RetryError {
+    /// Every attempt gave an answer that does not fit; all are kept.
+    #[error("no valid answer after {} attempts", attempts.len())]
+    #[diagnostic(code(schema::retries_exhausted))]
+    Exhausted {
+        /// Each prompt, answer and its violations, in order.
+        attempts: Vec<Attempt>,
+    },
+    /// The model failed; the attempts before are kept.
+    #[error("the model failed on attempt {}", attempts.len() + 1)]
+    #[diagnostic(code(schema::model_error))]
+    Model {
+        /// The model's failure.
+        #[source]
+        #[diagnostic_source]
+        source: ModelError,
+        /// The attempts that got an answer.
+        attempts: Vec<Attempt>,
+    },
+    /// The expected structure itself cannot be used.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Schema(#[from] SchemaError),
+}

@@ -1,0 +1,380 @@
+//! Named schemas, compiled once and validated against many times.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use jsonschema::{Retrieve, Uri, Validator};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::SchemaError;
+use crate::violation::{Violation, dotted_path, violation};
+
+/// The base URI of a registered schema without `$id`: `flexmd://schemas/NAME`,
+/// so `{"$ref": "flexmd://schemas/analysis"}` reaches it.
+pub const SCHEME: &str = "flexmd://schemas/";
+
+/// Instances nested deeper than this are refused before validation (the
+/// validator recurses on the instance); JSON parsing stops at the same depth.
+pub const MAX_INSTANCE_DEPTH: usize = 128;
+
+/// The result of validating an instance (the seed's `{valid, data, errors}`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    /// Whether the instance satisfies the schema.
+    pub valid: bool,
+    /// The instance when valid (after any transformation), else `None`.
+    pub data: Option<Value>,
+    /// Every violation, in the validator's order; empty when valid.
+    pub errors: Vec<Violation>,
+    /// What [`Registry::validate_and_transform`] changed (defaults and
+    /// coercions), in the order applied; empty for a plain validation.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<crate::Change>,
+}
+
+impl Outcome {
+    /// A failed outcome with one violation at the root.
+    pub(crate) fn failure(message: String, code: &str) -> Self {
+        Self {
+            valid: false,
+            data: None,
+            errors: vec![Violation {
+                path: String::new(),
+                pointer: String::new(),
+                schema_path: String::new(),
+                message,
+                code: code.to_owned(),
+            }],
+            changes: Vec::new(),
+        }
+    }
+}
+
+struct Entry {
+    schema: Value,
+    validator: Validator,
+}
+
+/// A set of named JSON Schemas: the five predefined ones (`analysis`,
+/// `implementation`, `review`, `verification`, `plan`) and any registered.
+///
+/// Schemas are compiled when registered; `$ref`s resolve offline, to other
+/// registered schemas (by `$id` or by `flexmd://schemas/NAME`) and to
+/// resources added with [`Registry::add_resource`]. The draft comes from
+/// `$schema` (2020-12 when there is none; drafts 7 and older are supported).
+///
+/// ```
+/// use flexmd_schema::Registry;
+/// use serde_json::json;
+///
+/// let registry = Registry::new();
+/// let outcome = registry.validate("review", &json!({"approved": true}));
+/// assert!(!outcome.valid);
+/// assert_eq!(outcome.errors[0].code, "missing_required");
+/// assert_eq!(outcome.errors[0].message, "Missing required field: issues");
+///
+/// let missing = registry.validate("nope", &json!({}));
+/// assert_eq!(missing.errors[0].code, "schema_not_found");
+/// ```
+pub struct Registry {
+    entries: IndexMap<String, Entry>,
+    /// Every schema `$ref`s may reach, by URI.
+    resources: Arc<HashMap<String, Value>>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("schemas", &self.entries.keys().collect::<Vec<_>>())
+            .field("resources", &self.resources.len())
+            .finish()
+    }
+}
+
+/// The predefined schemas, as shipped in `schemas/`.
+const PREDEFINED: [(&str, &str); 5] = [
+    ("analysis", include_str!("../schemas/analysis.json")),
+    (
+        "implementation",
+        include_str!("../schemas/implementation.json"),
+    ),
+    ("review", include_str!("../schemas/review.json")),
+    ("verification", include_str!("../schemas/verification.json")),
+    ("plan", include_str!("../schemas/plan.json")),
+];
+
+impl Registry {
+    /// A registry with the five predefined schemas.
+    pub fn new() -> Self {
+        let mut registry = Self::empty();
+        for (name, text) in PREDEFINED {
+            // The shipped files are tested to parse and compile; a failure
+            // here would leave that schema out, never panic.
+            if let Ok(schema) = serde_json::from_str(text) {
+                let _ = registry.register(name, schema);
+            }
+        }
+        registry
+    }
+
+    /// A registry with no schemas.
+    pub fn empty() -> Self {
+        Self {
+            entries: IndexMap::new(),
+            resources: Arc::new(HashMap::new()),
+        }
+    }
+
+    /// Makes `schema` reachable by `$ref` at `uri` (a schema saved beside
+    /// your own, say). It is not a named schema.
+    pub fn add_resource(&mut self, uri: &str, schema: Value) {
+        Arc::make_mut(&mut self.resources).insert(normalize_uri(uri), schema);
+    }
+
+    /// Compiles `schema` and registers it under `name`, replacing any schema
+    /// of that name. A schema that is not valid JSON Schema, or whose
+    /// `$ref`s cannot be resolved, is an error, and nothing is registered.
+    ///
+    /// ```
+    /// use flexmd_schema::Registry;
+    /// use serde_json::json;
+    ///
+    /// let mut registry = Registry::empty();
+    /// registry.register("point", json!({"type": "object", "required": ["x", "y"]})).unwrap();
+    /// let line = json!({"type": "array", "items": {"$ref": "flexmd://schemas/point"}});
+    /// registry.register("line", line).unwrap();
+    /// assert!(registry.validate("line", &json!([{"x": 1, "y": 2}])).valid);
+    /// assert!(registry.register("bad", json!({"type": 12})).is_err());
+    /// assert!(registry.register("dangling", json!({"$ref": "other.json"})).is_err());
+    /// ```
+    pub fn register(&mut self, name: &str, schema: Value) -> Result<(), SchemaError> {
+        let base = format!("{SCHEME}{name}");
+        let mut resources = (*self.resources).clone();
+        resources.insert(base.clone(), schema.clone());
+        if let Some(id) = schema.get("$id").and_then(Value::as_str) {
+            resources.insert(normalize_uri(id), schema.clone());
+        }
+        let resources = Arc::new(resources);
+        let validator =
+            compile(&schema, Some(&base), &resources).map_err(|message| SchemaError::Invalid {
+                name: name.to_owned(),
+                message,
+            })?;
+        self.resources = resources;
+        self.entries
+            .insert(name.to_owned(), Entry { schema, validator });
+        Ok(())
+    }
+
+    /// The schema registered under `name`.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.entries.get(name).map(|e| &e.schema)
+    }
+
+    /// The registered names, in registration order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    /// Validates `instance` against the schema registered as `name`; an
+    /// unknown name is a failed outcome with code `schema_not_found`, as in
+    /// the seed.
+    pub fn validate(&self, name: &str, instance: &Value) -> Outcome {
+        match self.entries.get(name) {
+            Some(entry) => run(&entry.validator, instance),
+            None => Outcome::failure(format!("Schema not found: {name}"), "schema_not_found"),
+        }
+    }
+
+    /// Validates `instance` against a schema given inline, compiled with the
+    /// registry's schemas and resources reachable by `$ref`.
+    ///
+    /// ```
+    /// use flexmd_schema::Registry;
+    /// use serde_json::json;
+    ///
+    /// let registry = Registry::new();
+    /// let schema = json!({"type": "array", "items": {"$ref": "flexmd://schemas/plan"}});
+    /// let outcome = registry.validate_schema(&schema, &json!([{"phases": []}])).unwrap();
+    /// assert!(outcome.valid);
+    /// ```
+    pub fn validate_schema(
+        &self,
+        schema: &Value,
+        instance: &Value,
+    ) -> Result<Outcome, SchemaError> {
+        let validator = self.compile(schema)?;
+        Ok(run(&validator, instance))
+    }
+
+    /// Compiles an inline schema with the registry's resources.
+    pub(crate) fn compile(&self, schema: &Value) -> Result<Validator, SchemaError> {
+        compile(schema, None, &self.resources).map_err(|message| SchemaError::Invalid {
+            name: "(inline)".to_owned(),
+            message,
+        })
+    }
+
+    /// The compiled validator of `name`.
+    pub(crate) fn validator(&self, name: &str) -> Option<&Validator> {
+        self.entries.get(name).map(|e| &e.validator)
+    }
+
+    /// Every schema `$ref`s may reach, by URI.
+    pub(crate) fn resources(&self) -> &HashMap<String, Value> {
+        &self.resources
+    }
+}
+
+/// Runs a compiled validator, after the instance depth guard.
+pub(crate) fn run(validator: &Validator, instance: &Value) -> Outcome {
+    if let Some(pointer) = too_deep(instance, MAX_INSTANCE_DEPTH) {
+        return Outcome {
+            valid: false,
+            data: None,
+            errors: vec![Violation {
+                path: dotted_path(instance, &pointer),
+                pointer,
+                schema_path: String::new(),
+                message: format!("The value nests deeper than {MAX_INSTANCE_DEPTH} levels"),
+                code: "too_deep".to_owned(),
+            }],
+            changes: Vec::new(),
+        };
+    }
+    if validator.is_valid(instance) {
+        return Outcome {
+            valid: true,
+            data: Some(instance.clone()),
+            errors: Vec::new(),
+            changes: Vec::new(),
+        };
+    }
+    let errors: Vec<Violation> = validator
+        .iter_errors(instance)
+        .map(|e| violation(instance, &e))
+        .collect();
+    Outcome {
+        valid: errors.is_empty(),
+        data: errors.is_empty().then(|| instance.clone()),
+        errors,
+        changes: Vec::new(),
+    }
+}
+
+/// The JSON Pointer of a node deeper than `limit`, found without recursion.
+pub(crate) fn too_deep(value: &Value, limit: usize) -> Option<String> {
+    if height(value) <= limit {
+        return None;
+    }
+    // Only on failure: follow the deepest child down past the limit.
+    let mut pointer = String::new();
+    let mut node = value;
+    for _ in 0..=limit {
+        let (segment, next) = match node {
+            Value::Array(items) => {
+                let (i, v) = items.iter().enumerate().max_by_key(|(_, v)| height(v))?;
+                (i.to_string(), v)
+            }
+            Value::Object(map) => {
+                let (k, v) = map.iter().max_by_key(|(_, v)| height(v))?;
+                (k.replace('~', "~0").replace('/', "~1"), v)
+            }
+            _ => return None,
+        };
+        pointer.push('/');
+        pointer.push_str(&segment);
+        node = next;
+    }
+    Some(pointer)
+}
+
+/// How many levels `value` nests (a scalar is 0), counted iteratively.
+fn height(value: &Value) -> usize {
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    let mut max = 0;
+    while let Some((node, depth)) = stack.pop() {
+        max = max.max(depth);
+        match node {
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    max
+}
+
+fn compile(
+    schema: &Value,
+    base: Option<&str>,
+    resources: &Arc<HashMap<String, Value>>,
+) -> Result<Validator, String> {
+    let mut options = jsonschema::options().with_retriever(MapRetriever(Arc::clone(resources)));
+    if let Some(base) = base
+        && schema.get("$id").is_none()
+    {
+        options = options.with_base_uri(base);
+    }
+    options.build(schema).map_err(|e| e.to_string())
+}
+
+/// `$ref` resolution from the registry's map only: no network, no files.
+struct MapRetriever(Arc<HashMap<String, Value>>);
+
+impl Retrieve for MapRetriever {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let key = normalize_uri(uri.as_str());
+        self.0.get(&key).cloned().ok_or_else(|| {
+            format!("no schema is registered at {key} (flexmd never fetches schemas)").into()
+        })
+    }
+}
+
+/// A URI without its fragment.
+fn normalize_uri(uri: &str) -> String {
+    uri.split('#').next().unwrap_or(uri).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_five_predefined_schemas_compile() {
+        let registry = Registry::new();
+        assert_eq!(
+            registry.names().collect::<Vec<_>>(),
+            [
+                "analysis",
+                "implementation",
+                "review",
+                "verification",
+                "plan"
+            ]
+        );
+    }
+
+    #[test]
+    fn depth_guard_finds_the_deep_node() {
+        let mut v = json!(1);
+        for _ in 0..5 {
+            v = Value::Array(vec![v]);
+        }
+        assert_eq!(too_deep(&v, 4), Some("/0/0/0/0/0".to_owned()));
+        assert_eq!(too_deep(&v, 5), None);
+        let v = json!({"a": 1, "b": {"c": [[2]]}});
+        assert_eq!(too_deep(&v, 2), Some("/b/c/0".to_owned()));
+    }
+}

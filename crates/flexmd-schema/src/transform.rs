@@ -1,0 +1,345 @@
+//! `validate_and_transform`: defaults filled in, types coerced where that
+//! makes the instance valid (the seed's `validateAndTransform`, made
+//! recursive).
+
+use std::collections::HashMap;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{JsonType, Validator};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::registry::{Outcome, Registry, run};
+use crate::violation::dotted_path;
+
+/// What [`Registry::validate_and_transform`] may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TransformOptions {
+    /// Coerce values to the type the schema asks for (seed `coerce`).
+    pub coerce: bool,
+    /// Fill missing properties that have a `default` (seed `applyDefaults`).
+    pub apply_defaults: bool,
+}
+
+/// One change made to an instance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// A default filled in, or a value coerced.
+    pub kind: ChangeKind,
+    /// Where, as the seed prints paths (`files.[0].linesAdded`).
+    pub path: String,
+    /// Where, as a JSON Pointer.
+    pub pointer: String,
+    /// The value before (absent for a default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<Value>,
+    /// The value after.
+    pub to: Value,
+}
+
+/// The kinds of [`Change`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// A missing property got its schema `default`.
+    Default,
+    /// A value was converted to the type the schema asks for.
+    Coerced,
+}
+
+/// Rounds of coercion: wrapping a scalar in an array can expose its items'
+/// types, which the next round coerces.
+const MAX_ROUNDS: usize = 8;
+
+impl Registry {
+    /// Validates `instance` against the schema `name` after transforming it:
+    ///
+    /// 1. with `apply_defaults`, every missing property whose schema has a
+    ///    `default` gets it — in nested objects and in array items too (through
+    ///    `properties`, `items`, `prefixItems`, `additionalProperties`,
+    ///    `allOf` and `$ref`);
+    /// 2. with `coerce`, when the instance is then invalid, each value that
+    ///    fails `type` is converted where the conversion fits: a string to a
+    ///    number, integer or boolean (`"42"`, `"true"`), any scalar to a
+    ///    string, an object or array to its JSON text for a string, a
+    ///    non-array to a one-element array. Coercions are kept only if they
+    ///    make the whole instance valid; otherwise the outcome reports the
+    ///    errors of the instance as given (with defaults).
+    ///
+    /// The outcome lists every change with its path.
+    ///
+    /// ```
+    /// use flexmd_schema::{ChangeKind, Registry, TransformOptions};
+    /// use serde_json::json;
+    ///
+    /// let registry = Registry::new();
+    /// let answer = json!({"success": "true", "filesCreated": [
+    ///     {"path": "a.rs", "purpose": "x", "linesAdded": "12"}]});
+    /// let options = TransformOptions { coerce: true, apply_defaults: true };
+    /// let outcome = registry.validate_and_transform("implementation", &answer, options);
+    /// assert!(outcome.valid);
+    /// let data = outcome.data.unwrap();
+    /// assert_eq!(data["filesCreated"][0]["linesAdded"], json!(12));
+    /// assert_eq!(data["errors"], json!([]));
+    /// let kinds: Vec<_> = outcome.changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
+    /// assert_eq!(kinds[..2], [(ChangeKind::Default, "filesModified"), (ChangeKind::Default, "testsCreated")]);
+    /// assert_eq!(kinds[4..], [(ChangeKind::Coerced, "success"), (ChangeKind::Coerced, "filesCreated.[0].linesAdded")]);
+    /// ```
+    pub fn validate_and_transform(
+        &self,
+        name: &str,
+        instance: &Value,
+        options: TransformOptions,
+    ) -> Outcome {
+        let (Some(validator), Some(schema)) = (self.validator(name), self.get(name)) else {
+            return self.validate(name, instance);
+        };
+        transform(validator, schema, self.resources(), instance, options)
+    }
+
+    /// [`Registry::validate_and_transform`] with a schema given inline.
+    pub fn validate_and_transform_schema(
+        &self,
+        schema: &Value,
+        instance: &Value,
+        options: TransformOptions,
+    ) -> Result<Outcome, crate::SchemaError> {
+        let validator = self.compile(schema)?;
+        Ok(transform(
+            &validator,
+            schema,
+            self.resources(),
+            instance,
+            options,
+        ))
+    }
+}
+
+fn transform(
+    validator: &Validator,
+    schema: &Value,
+    resources: &HashMap<String, Value>,
+    instance: &Value,
+    options: TransformOptions,
+) -> Outcome {
+    let mut value = instance.clone();
+    let mut changes = Vec::new();
+    if options.apply_defaults {
+        let mut defaults = Defaults {
+            root: schema,
+            resources,
+            changes: &mut changes,
+            budget: 100_000,
+        };
+        defaults.fill(schema, &mut value, &mut String::new(), 0);
+        for change in &mut changes {
+            change.path = dotted_path(&value, &change.pointer);
+        }
+    }
+    let outcome = run(validator, &value);
+    if outcome.valid || !options.coerce {
+        return Outcome { changes, ..outcome };
+    }
+    let mut coerced = value.clone();
+    let mut coercions = Vec::new();
+    for _ in 0..MAX_ROUNDS {
+        let mut progress = false;
+        for error in validator.iter_errors(&coerced.clone()) {
+            let ValidationErrorKind::Type { kind } = error.kind() else {
+                continue;
+            };
+            let pointer = error.instance_path().as_str().to_owned();
+            let types: Vec<JsonType> = match kind {
+                TypeKind::Single(t) => vec![*t],
+                TypeKind::Multiple(set) => set.iter().collect(),
+            };
+            let Some(slot) = coerced.pointer_mut(&pointer) else {
+                continue;
+            };
+            if let Some(new) = types.iter().find_map(|t| coerce(slot, *t)) {
+                coercions.push(Change {
+                    kind: ChangeKind::Coerced,
+                    path: String::new(),
+                    pointer,
+                    from: Some(slot.clone()),
+                    to: new.clone(),
+                });
+                *slot = new;
+                progress = true;
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    let after = run(validator, &coerced);
+    if !after.valid {
+        return Outcome { changes, ..outcome };
+    }
+    for change in &mut coercions {
+        change.path = dotted_path(&coerced, &change.pointer);
+    }
+    changes.extend(coercions);
+    Outcome { changes, ..after }
+}
+
+/// `value` converted to `target`, if that conversion is one the seed makes.
+fn coerce(value: &Value, target: JsonType) -> Option<Value> {
+    match (target, value) {
+        (JsonType::Number, Value::String(s)) => {
+            let n: f64 = s.trim().parse().ok().filter(|n: &f64| n.is_finite())?;
+            // Keep integers integral: "12" is 12, not 12.0.
+            Some(integer_value(s.trim()).unwrap_or_else(|| {
+                serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+            }))
+        }
+        (JsonType::Integer, Value::String(s)) => integer_value(s.trim()),
+        (JsonType::Boolean, Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        (JsonType::String, Value::Number(n)) => Some(Value::String(n.to_string())),
+        (JsonType::String, Value::Bool(b)) => Some(Value::String(b.to_string())),
+        (JsonType::String, Value::Null) => Some(Value::String("null".to_owned())),
+        (JsonType::String, Value::Array(_) | Value::Object(_)) => {
+            Some(Value::String(value.to_string()))
+        }
+        (JsonType::Array, v) if !v.is_array() => Some(Value::Array(vec![v.clone()])),
+        _ => None,
+    }
+}
+
+/// An integer written as digits (with a sign), or as a float with no
+/// fraction (`"3.0"`).
+fn integer_value(s: &str) -> Option<Value> {
+    if let Ok(i) = s.parse::<i64>() {
+        return Some(Value::from(i));
+    }
+    if let Ok(u) = s.parse::<u64>() {
+        return Some(Value::from(u));
+    }
+    let f: f64 = s.parse().ok()?;
+    (f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
+}
+
+/// Fills defaults by walking the schema beside the instance.
+struct Defaults<'a> {
+    root: &'a Value,
+    resources: &'a HashMap<String, Value>,
+    changes: &'a mut Vec<Change>,
+    /// Schema nodes left to visit: recursive `$ref`s stop when it runs out.
+    budget: usize,
+}
+
+impl Defaults<'_> {
+    fn fill(&mut self, schema: &Value, value: &mut Value, pointer: &mut String, depth: usize) {
+        if self.budget == 0 || depth > crate::registry::MAX_INSTANCE_DEPTH {
+            return;
+        }
+        self.budget -= 1;
+        let Some(schema_map) = schema.as_object() else {
+            return;
+        };
+        if let Some(target) = schema_map.get("$ref").and_then(Value::as_str)
+            && let Some(resolved) = self.resolve(target)
+        {
+            self.fill(&resolved, value, pointer, depth + 1);
+        }
+        if let Some(all) = schema_map.get("allOf").and_then(Value::as_array) {
+            for sub in all {
+                self.fill(sub, value, pointer, depth + 1);
+            }
+        }
+        match value {
+            Value::Object(map) => {
+                let properties = schema_map.get("properties").and_then(Value::as_object);
+                for (key, sub) in properties.into_iter().flatten() {
+                    if !map.contains_key(key)
+                        && let Some(default) = sub.get("default")
+                    {
+                        map.insert(key.clone(), default.clone());
+                        self.changes.push(Change {
+                            kind: ChangeKind::Default,
+                            path: String::new(),
+                            pointer: format!("{pointer}/{}", escape(key)),
+                            from: None,
+                            to: default.clone(),
+                        });
+                    }
+                }
+                let additional = schema_map
+                    .get("additionalProperties")
+                    .filter(|a| a.is_object());
+                for (key, child) in map.iter_mut() {
+                    let sub = properties.and_then(|p| p.get(key)).or(additional);
+                    if let Some(sub) = sub {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&escape(key));
+                        self.fill(sub, child, pointer, depth + 1);
+                        pointer.truncate(len);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let prefix = schema_map.get("prefixItems").and_then(Value::as_array);
+                let rest = schema_map.get("items").filter(|i| i.is_object());
+                for (i, item) in items.iter_mut().enumerate() {
+                    let sub = prefix.and_then(|p| p.get(i)).or(rest);
+                    if let Some(sub) = sub {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&i.to_string());
+                        self.fill(sub, item, pointer, depth + 1);
+                        pointer.truncate(len);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A `$ref` target: `#/pointer` in the root, or a registered URI with an
+    /// optional `#/pointer`.
+    fn resolve(&self, target: &str) -> Option<Value> {
+        let (base, fragment) = target.split_once('#').unwrap_or((target, ""));
+        let document = if base.is_empty() {
+            self.root
+        } else {
+            self.resources.get(base)?
+        };
+        document.pointer(fragment).cloned()
+    }
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn coercions_the_seed_makes() {
+        assert_eq!(coerce(&json!("42"), JsonType::Integer), Some(json!(42)));
+        assert_eq!(coerce(&json!(" 3.0 "), JsonType::Integer), Some(json!(3)));
+        assert_eq!(coerce(&json!("3.5"), JsonType::Integer), None);
+        assert_eq!(coerce(&json!("2.5"), JsonType::Number), Some(json!(2.5)));
+        assert_eq!(coerce(&json!("7"), JsonType::Number), Some(json!(7)));
+        assert_eq!(coerce(&json!("NaN"), JsonType::Number), None);
+        assert_eq!(coerce(&json!("abc"), JsonType::Number), None);
+        assert_eq!(coerce(&json!("TRUE"), JsonType::Boolean), Some(json!(true)));
+        assert_eq!(coerce(&json!("yes"), JsonType::Boolean), None);
+        assert_eq!(coerce(&json!(12), JsonType::String), Some(json!("12")));
+        assert_eq!(
+            coerce(&json!({"a": 1}), JsonType::String),
+            Some(json!("{\"a\":1}"))
+        );
+        assert_eq!(coerce(&json!("x"), JsonType::Array), Some(json!(["x"])));
+        assert_eq!(coerce(&json!(1), JsonType::Object), None);
+    }
+}

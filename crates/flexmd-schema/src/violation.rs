@@ -1,0 +1,280 @@
+//! What a failed validation says, in the seed's error shape.
+
+use jsonschema::ValidationError;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One way an instance breaks its schema: the seed's `{path, message, code}`
+/// plus the JSON Pointer of the instance location and the schema keyword's
+/// location.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Violation {
+    /// The instance location as the seed prints it: keys joined by `.`,
+    /// array indexes as `[i]` (`files.[0].purpose`); `""` for the root.
+    pub path: String,
+    /// The instance location as a JSON Pointer (`/files/0/purpose`).
+    pub pointer: String,
+    /// Where the failing keyword is in the schema, as a JSON Pointer through
+    /// any `$ref` followed (`/properties/files/items/required`).
+    pub schema_path: String,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// A stable code: the seed's (`invalid_type`, `missing_required`,
+    /// `invalid_enum`, `too_short`, `too_long`, `too_small`, `too_big`,
+    /// `schema_not_found`) and one per other keyword (see [`code_of`]).
+    pub code: String,
+}
+
+/// The code for a JSON Schema keyword's failure.
+///
+/// | keyword | code |
+/// |---|---|
+/// | `type` | `invalid_type` |
+/// | `required` (and `dependentRequired`) | `missing_required` |
+/// | `enum` | `invalid_enum` |
+/// | `const` | `invalid_const` |
+/// | `minLength` / `maxLength` | `too_short` / `too_long` |
+/// | `minimum`, `exclusiveMinimum` / `maximum`, `exclusiveMaximum` | `too_small` / `too_big` |
+/// | `multipleOf` | `not_multiple_of` |
+/// | `minItems` / `maxItems` | `too_few_items` / `too_many_items` |
+/// | `uniqueItems` | `duplicate_items` |
+/// | `contains` | `missing_contains` |
+/// | `minProperties` / `maxProperties` | `too_few_properties` / `too_many_properties` |
+/// | `additionalProperties` / `unevaluatedProperties` | `unexpected_property` / `unevaluated_property` |
+/// | `additionalItems` / `unevaluatedItems` | `unexpected_item` / `unevaluated_item` |
+/// | `propertyNames` | `invalid_property_name` |
+/// | `pattern` | `pattern_mismatch` |
+/// | `format` | `invalid_format` |
+/// | `anyOf` / `oneOf` / `not` | `no_match_any_of` / `no_match_one_of` or `multiple_match_one_of` / `matches_not` |
+/// | `false` schema | `false_schema` |
+/// | `contentEncoding` / `contentMediaType` | `invalid_encoding` / `invalid_media_type` |
+/// | `$ref` that cannot be resolved | `unresolved_ref` |
+/// | a custom keyword | `custom` |
+///
+/// ```
+/// use flexmd_schema::code_of;
+/// assert_eq!(code_of("minLength"), "too_short");
+/// assert_eq!(code_of("required"), "missing_required");
+/// ```
+pub fn code_of(keyword: &str) -> &'static str {
+    match keyword {
+        "type" => "invalid_type",
+        "required" | "dependentRequired" => "missing_required",
+        "enum" => "invalid_enum",
+        "const" => "invalid_const",
+        "minLength" => "too_short",
+        "maxLength" => "too_long",
+        "minimum" | "exclusiveMinimum" => "too_small",
+        "maximum" | "exclusiveMaximum" => "too_big",
+        "multipleOf" => "not_multiple_of",
+        "minItems" => "too_few_items",
+        "maxItems" => "too_many_items",
+        "uniqueItems" => "duplicate_items",
+        "contains" => "missing_contains",
+        "minProperties" => "too_few_properties",
+        "maxProperties" => "too_many_properties",
+        "additionalProperties" => "unexpected_property",
+        "unevaluatedProperties" => "unevaluated_property",
+        "additionalItems" => "unexpected_item",
+        "unevaluatedItems" => "unevaluated_item",
+        "propertyNames" => "invalid_property_name",
+        "pattern" => "pattern_mismatch",
+        "format" => "invalid_format",
+        "anyOf" => "no_match_any_of",
+        "oneOf" => "no_match_one_of",
+        "not" => "matches_not",
+        "falseSchema" => "false_schema",
+        "contentEncoding" => "invalid_encoding",
+        "contentMediaType" => "invalid_media_type",
+        "$ref" => "unresolved_ref",
+        _ => "custom",
+    }
+}
+
+/// The seed's dotted path for a JSON Pointer: `/files/0/purpose` →
+/// `files.[0].purpose`. A segment of digits is an index only where the
+/// instance holds an array.
+pub(crate) fn dotted_path(instance: &Value, pointer: &str) -> String {
+    let mut out = String::new();
+    let mut node = Some(instance);
+    for raw in pointer.split('/').skip(1) {
+        let segment = raw.replace("~1", "/").replace("~0", "~");
+        if !out.is_empty() {
+            out.push('.');
+        }
+        match node {
+            Some(Value::Array(items)) => {
+                out.push('[');
+                out.push_str(&segment);
+                out.push(']');
+                node = segment.parse::<usize>().ok().and_then(|i| items.get(i));
+            }
+            Some(Value::Object(map)) => {
+                node = map.get(&segment);
+                out.push_str(&segment);
+            }
+            _ => {
+                node = None;
+                out.push_str(&segment);
+            }
+        }
+    }
+    out
+}
+
+/// A violation from one of the validator's errors on `instance`.
+pub(crate) fn violation(instance: &Value, error: &ValidationError<'_>) -> Violation {
+    let kind = error.kind();
+    let pointer = error.instance_path().as_str().to_owned();
+    let keyword = match kind {
+        ValidationErrorKind::OneOfMultipleValid { .. } => "oneOf+",
+        _ => kind.keyword(),
+    };
+    let code = match keyword {
+        "oneOf+" => "multiple_match_one_of",
+        other => code_of(other),
+    };
+    Violation {
+        path: dotted_path(instance, &pointer),
+        pointer,
+        schema_path: error.schema_path().as_str().to_owned(),
+        message: message(kind, error.instance()),
+        code: code.to_owned(),
+    }
+}
+
+/// The message for an error: the seed's wording where it has one.
+fn message(kind: &ValidationErrorKind, instance: &Value) -> String {
+    match kind {
+        ValidationErrorKind::Type { kind } => {
+            let expected = match kind {
+                TypeKind::Single(t) => t.to_string(),
+                TypeKind::Multiple(set) => set
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+            };
+            format!("Expected {expected}, got {}", type_name(instance))
+        }
+        ValidationErrorKind::Required { property } => format!(
+            "Missing required field: {}",
+            property
+                .as_str()
+                .map_or_else(|| property.to_string(), str::to_owned)
+        ),
+        ValidationErrorKind::Enum { options } => format!(
+            "Value must be one of: {}",
+            options
+                .as_array()
+                .map(|o| o
+                    .iter()
+                    .map(Value::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "))
+                .unwrap_or_else(|| options.to_string())
+        ),
+        ValidationErrorKind::MinLength { limit } => {
+            format!("String must be at least {limit} characters")
+        }
+        ValidationErrorKind::MaxLength { limit } => {
+            format!("String must be at most {limit} characters")
+        }
+        ValidationErrorKind::Minimum { limit } => format!("Number must be >= {limit}"),
+        ValidationErrorKind::Maximum { limit } => format!("Number must be <= {limit}"),
+        ValidationErrorKind::ExclusiveMinimum { limit } => format!("Number must be > {limit}"),
+        ValidationErrorKind::ExclusiveMaximum { limit } => format!("Number must be < {limit}"),
+        ValidationErrorKind::MinItems { limit } => {
+            format!("Array must have at least {limit} items")
+        }
+        ValidationErrorKind::MaxItems { limit } => {
+            format!("Array must have at most {limit} items")
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            format!("Unexpected properties: {}", unexpected.join(", "))
+        }
+        ValidationErrorKind::Constant { expected_value } => {
+            format!("Value must be {expected_value}")
+        }
+        _ => {
+            // The validator's own wording for the rest, without the instance
+            // (which can be large).
+            let text = jsonschema_message(kind);
+            if text.is_empty() {
+                format!("Fails `{}`", kind.keyword())
+            } else {
+                text
+            }
+        }
+    }
+}
+
+fn jsonschema_message(kind: &ValidationErrorKind) -> String {
+    match kind {
+        ValidationErrorKind::Pattern { pattern } => format!("String must match `{pattern}`"),
+        ValidationErrorKind::Format { format } => format!("String must be a valid {format}"),
+        ValidationErrorKind::MultipleOf { multiple_of } => {
+            format!("Number must be a multiple of {multiple_of}")
+        }
+        ValidationErrorKind::MinProperties { limit } => {
+            format!("Object must have at least {limit} properties")
+        }
+        ValidationErrorKind::MaxProperties { limit } => {
+            format!("Object must have at most {limit} properties")
+        }
+        ValidationErrorKind::UniqueItems => "Array items must be unique".to_owned(),
+        ValidationErrorKind::Contains => {
+            "Array must contain an item that matches `contains`".to_owned()
+        }
+        ValidationErrorKind::AnyOf { .. } => "Value matches none of `anyOf`".to_owned(),
+        ValidationErrorKind::OneOfNotValid { .. } => "Value matches none of `oneOf`".to_owned(),
+        ValidationErrorKind::OneOfMultipleValid { .. } => {
+            "Value matches more than one of `oneOf`".to_owned()
+        }
+        ValidationErrorKind::Not { .. } => "Value must not match the `not` schema".to_owned(),
+        ValidationErrorKind::FalseSchema => "No value is allowed here".to_owned(),
+        ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            format!("Unevaluated properties: {}", unexpected.join(", "))
+        }
+        ValidationErrorKind::UnevaluatedItems { unexpected } => {
+            format!("Unevaluated items: {}", unexpected.join(", "))
+        }
+        ValidationErrorKind::AdditionalItems { limit } => {
+            format!("Array must have at most {limit} items")
+        }
+        ValidationErrorKind::PropertyNames { error } => {
+            format!("Property name is invalid: {error}")
+        }
+        ValidationErrorKind::Referencing(e) => format!("Cannot resolve a reference: {e}"),
+        ValidationErrorKind::Custom { message, .. } => message.clone(),
+        other => format!("Fails `{}`", other.keyword()),
+    }
+}
+
+/// JSON's name for a value's type (an integral number is `integer`).
+pub(crate) fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn dotted_paths_as_the_seed_prints_them() {
+        let v = json!({"files": [{"purpose": 1}], "a/b": {"0": 2}});
+        assert_eq!(dotted_path(&v, "/files/0/purpose"), "files.[0].purpose");
+        assert_eq!(dotted_path(&v, "/a~1b/0"), "a/b.0");
+        assert_eq!(dotted_path(&v, ""), "");
+    }
+}
