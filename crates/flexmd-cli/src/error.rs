@@ -39,6 +39,22 @@ pub(crate) enum CliError {
     #[error("cannot write to standard output")]
     #[diagnostic(code(flexmd::write))]
     Stdout(#[source] std::io::Error),
+    /// A schema, schema config or schema directory that cannot be used.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Schema(#[from] flexmd_schema::SchemaError),
+    /// The model could not be run (`flexmd run`).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Retry(Box<flexmd_schema::RetryError>),
+    /// A file the command would overwrite.
+    #[error("{} exists", .0.display())]
+    #[diagnostic(code(flexmd::exists), help("pass --force to replace it"))]
+    Exists(PathBuf),
+    /// Arguments that do not fit together.
+    #[error("{0}")]
+    #[diagnostic(code(flexmd::usage))]
+    Usage(String),
     /// A result could not be turned into JSON.
     #[error("cannot serialise the result as JSON")]
     #[diagnostic(code(flexmd::serialize))]
@@ -49,7 +65,13 @@ impl CliError {
     /// 2 for usage errors and unreadable input, 1 for anything else.
     pub(crate) fn exit_code(&self) -> ExitCode {
         match self {
-            Self::Read { .. } | Self::Stdin(_) | Self::Decode { .. } => ExitCode::from(2),
+            Self::Read { .. }
+            | Self::Stdin(_)
+            | Self::Decode { .. }
+            | Self::Schema(_)
+            | Self::Retry(_)
+            | Self::Exists(_)
+            | Self::Usage(_) => ExitCode::from(2),
             Self::InvalidJson(_) | Self::Stdout(_) | Self::Serialize(_) => ExitCode::from(1),
         }
     }

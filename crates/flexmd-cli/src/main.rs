@@ -9,6 +9,7 @@ mod error;
 mod frames;
 mod input;
 mod ofs;
+mod schema;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,6 +25,8 @@ use crate::error::CliError;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    config: schema::ConfigArg,
 }
 
 #[derive(Debug, Subcommand)]
@@ -88,6 +91,13 @@ enum Command {
         #[arg(long)]
         repairs: bool,
     },
+    /// JSON Schemas for agent output: list, show, validate (with coercion,
+    /// defaults, hints), create from an example.
+    #[command(subcommand)]
+    Schema(schema::SchemaCommand),
+    /// Ask a model (any command) for an answer, validate it against a schema
+    /// or an Output Format Spec, and retry with hints; prints the valid data.
+    Run(schema::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -131,6 +141,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Detect { file } => detect::detect(file.as_deref()),
         Command::ParseAny { file } => detect::parse_any_command(file.as_deref()),
         Command::Json { file, all, repairs } => detect::json(file.as_deref(), all, repairs),
+        Command::Schema(command) => schema::run(command, &cli.config),
+        Command::Run(args) => schema::run_model(args, &cli.config),
     }
 }
 

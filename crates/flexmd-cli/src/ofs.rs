@@ -54,7 +54,7 @@ pub(crate) fn run(command: OfsCommand) -> Result<ExitCode, CliError> {
 
 /// Reads the spec for `validate` and `extract`: OFS Markdown, or OutputFormatSpec
 /// JSON when the file starts with `{`.
-fn read_spec(path: &std::path::Path) -> Result<OutputFormatSpec, CliError> {
+pub(crate) fn read_spec(path: &std::path::Path) -> Result<OutputFormatSpec, CliError> {
     let input = read_text(Some(path))?;
     if input.text.trim_start().starts_with('{') {
         return input.json();

@@ -638,6 +638,288 @@ mod detect {
     }
 }
 
+mod schema {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    /// A scratch directory for commands that read or write schema files.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("flexmd-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn stdout_json(out: &std::process::Output) -> Value {
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    #[test]
+    fn list_and_show() {
+        let dir = scratch("list");
+        let out = flexmd()
+            .current_dir(&dir)
+            .args(["schema", "list"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let names: Vec<Value> = stdout_json(&out)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["name"].clone())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                json!("analysis"),
+                json!("implementation"),
+                json!("review"),
+                json!("verification"),
+                json!("plan")
+            ]
+        );
+        let out = flexmd()
+            .current_dir(&dir)
+            .args(["schema", "show", "plan"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(stdout_json(&out)["title"], json!("PlanResult"));
+        flexmd()
+            .current_dir(&dir)
+            .args(["schema", "show", "nope"])
+            .assert()
+            .code(2);
+    }
+
+    #[test]
+    fn validate_a_model_answer_with_coercion_and_defaults() {
+        let answer = example("agent/review_answer.md");
+        let out = flexmd()
+            .args(["schema", "validate", "--schema", "review", &answer])
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("error: approved: Expected boolean, got string [invalid_type]"),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+        let out = flexmd()
+            .args([
+                "schema",
+                "validate",
+                "--schema",
+                "review",
+                &answer,
+                "--coerce",
+                "--defaults",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let data = stdout_json(&out);
+        assert_eq!(data["approved"], json!(false));
+        assert_eq!(data["issues"][0]["line"], json!(212));
+        assert_eq!(data["issues"][0]["autoFixable"], json!(false));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("note: coerced summary.high: 1"), "{stderr}");
+        assert!(
+            stderr.contains("note: default for issues.[0].autoFixable: false"),
+            "{stderr}"
+        );
+    }
+
+    #[test]
+    fn validate_json_report_with_hints() {
+        let out = flexmd()
+            .args(["schema", "validate", "--schema", "plan", "--hints", "--json"])
+            .write_stdin("{\"phases\": [{\"id\": \"p\", \"name\": \"n\", \"tasks\": [], \"estimatedComplexity\": \"huge\"}]}")
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let report = stdout_json(&out);
+        assert_eq!(report["valid"], json!(false));
+        assert_eq!(
+            report["errors"][0]["path"],
+            json!("phases.[0].estimatedComplexity")
+        );
+        assert_eq!(
+            report["hints"][0]["hint"],
+            json!(
+                "Fix phases.[0].estimatedComplexity: Value must be one of: \"low\", \"medium\", \"high\". Use one of \"low\", \"medium\", \"high\"."
+            )
+        );
+    }
+
+    #[test]
+    fn create_from_an_example_then_validate_with_it() {
+        let dir = scratch("create");
+        std::fs::write(
+            dir.join("example.json"),
+            r#"{"id": "T-1", "points": 3, "tags": ["ui"]}"#,
+        )
+        .unwrap();
+        flexmd()
+            .current_dir(&dir)
+            .args([
+                "schema",
+                "create",
+                "ticket",
+                "--from-example",
+                "example.json",
+            ])
+            .assert()
+            .success()
+            .stdout(".planning/schemas/ticket.json\n");
+        let schema: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(".planning/schemas/ticket.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(schema["required"], json!(["id", "points", "tags"]));
+        flexmd()
+            .current_dir(&dir)
+            .args([
+                "schema",
+                "create",
+                "ticket",
+                "--from-example",
+                "example.json",
+            ])
+            .assert()
+            .code(2);
+        flexmd()
+            .current_dir(&dir)
+            .args(["schema", "validate", "--schema", "ticket"])
+            .write_stdin("{\"id\": \"T-2\", \"points\": \"many\", \"tags\": []}")
+            .assert()
+            .code(1);
+    }
+
+    #[test]
+    fn a_bad_config_names_the_field() {
+        let dir = scratch("config");
+        std::fs::write(
+            dir.join("c.json"),
+            r#"{"schemas": {"validation": {"strict": "no"}}}"#,
+        )
+        .unwrap();
+        let out = flexmd()
+            .current_dir(&dir)
+            .args(["--config", "c.json", "schema", "list"])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("c.json: `schemas.validation.strict`: invalid type: string \"no\""),
+            "{stderr}"
+        );
+    }
+
+    fn scripted(dir: &std::path::Path, answers: &[&str]) -> String {
+        for (i, answer) in answers.iter().enumerate() {
+            std::fs::write(dir.join(format!("answer_{}", i + 1)), answer).unwrap();
+        }
+        let script = format!(
+            "{}/../flexmd-schema/tests/fixtures/scripted_model.sh",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        format!("sh '{script}' '{}'", dir.display())
+    }
+
+    #[test]
+    fn run_retries_with_hints_until_valid() {
+        let dir = scratch("run");
+        let cmd = scripted(
+            &dir,
+            &[
+                "{\"phases\": [{\"id\": 1, \"name\": \"a\", \"tasks\": []}], \"risks\": 3}",
+                "```json\n{\"phases\": []}\n```",
+            ],
+        );
+        let out = flexmd()
+            .args([
+                "run",
+                "--schema",
+                "plan",
+                "--llm-cmd",
+                &cmd,
+                "Plan the launch.",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(stdout_json(&out), json!({"phases": []}));
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "valid on attempt 2\n");
+        let second = std::fs::read_to_string(dir.join("prompt_2")).unwrap();
+        assert!(
+            second.contains("- Fix risks: Expected array, got integer."),
+            "{second}"
+        );
+    }
+
+    #[test]
+    fn run_with_a_spec_and_exhausted_retries() {
+        let dir = scratch("run-spec");
+        let cmd = scripted(&dir, &["just prose", "still prose"]);
+        let out = flexmd()
+            .args([
+                "run",
+                "--spec",
+                &example("specs/answer.md"),
+                "--llm-cmd",
+                &cmd,
+                "--max-retries",
+                "1",
+                "Why?",
+            ])
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("no valid answer after 2 attempts"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("[missing_section]"), "{stderr}");
+        let first = std::fs::read_to_string(dir.join("prompt_1")).unwrap();
+        assert!(
+            first.starts_with("Why?\n\nAnswer in this format:\n\n"),
+            "{first}"
+        );
+    }
+
+    #[test]
+    fn run_with_a_failing_model_is_exit_2() {
+        let out = flexmd()
+            .args([
+                "run",
+                "--schema",
+                "plan",
+                "--llm-cmd",
+                "echo down >&2; exit 7",
+                "x",
+            ])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("failed (exit status: 7): down"), "{stderr}");
+    }
+}
+
 mod regression {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};

@@ -118,10 +118,15 @@ impl Model for CommandModel {
                 .rev()
                 .nth(STDERR_TAIL)
                 .map_or(0, |(i, _)| i);
+            let tail = err.get(tail_start..).unwrap_or_default().trim();
             return Err(ModelError::Failed {
                 command: self.command.clone(),
                 status: status.to_string(),
-                stderr: err.get(tail_start..).unwrap_or_default().trim().to_owned(),
+                stderr: if tail.is_empty() {
+                    "nothing on stderr".to_owned()
+                } else {
+                    tail.to_owned()
+                },
             });
         }
         String::from_utf8(out).map_err(|_| ModelError::NotText {
@@ -213,11 +218,13 @@ impl<'r> Retrier<'r> {
         }
     }
 
-    /// Sends `prompt`, then correction prompts, until an answer is valid or
-    /// `max_retries` retries are spent.
+    /// Sends `prompt` followed by the structure the answer must have (the
+    /// JSON Schema, or the spec's prompt block), then correction prompts —
+    /// the original prompt, a hint per problem, the structure again — until
+    /// an answer is valid or `max_retries` retries are spent.
     pub fn run(&self, model: &mut dyn Model, prompt: &str) -> Result<Accepted, RetryError> {
         let mut attempts = Vec::new();
-        let mut current = prompt.to_owned();
+        let mut current = format!("{prompt}\n\n{}", self.structure());
         for _ in 0..=self.max_retries {
             let answer = match model.complete(&current) {
                 Ok(answer) => answer,
@@ -317,18 +324,22 @@ impl<'r> Retrier<'r> {
             out.push_str(&line);
             out.push('\n');
         }
+        out.push('\n');
+        out.push_str(&self.structure());
+        out
+    }
+
+    /// What every prompt ends with: the structure the answer must have.
+    fn structure(&self) -> String {
         match &self.expected {
-            Expected::Schema(schema) => {
-                out.push_str("\nReturn only JSON matching this JSON Schema:\n\n```json\n");
-                out.push_str(&serde_json::to_string_pretty(schema).unwrap_or_default());
-                out.push_str("\n```\n");
-            }
+            Expected::Schema(schema) => format!(
+                "Return only JSON matching this JSON Schema:\n\n```json\n{}\n```\n",
+                serde_json::to_string_pretty(schema).unwrap_or_default()
+            ),
             Expected::Spec(spec) => {
-                out.push_str("\nAnswer again in this format:\n\n");
-                out.push_str(&flexmd_ofs::prompt(spec));
+                format!("Answer in this format:\n\n{}", flexmd_ofs::prompt(spec))
             }
         }
-        out
     }
 }
 

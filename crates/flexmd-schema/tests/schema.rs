@@ -409,7 +409,7 @@ mod retry {
         );
         let second = std::fs::read_to_string(dir.path().join("prompt_2")).unwrap();
         assert!(second.contains("- Steps: "), "{second}");
-        assert!(second.contains("Answer again in this format:"));
+        assert!(second.contains("Answer in this format:"));
     }
 
     #[test]

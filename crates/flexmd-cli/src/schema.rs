@@ -1,0 +1,320 @@
+//! `flexmd schema list|show|validate|create` and `flexmd run`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use flexmd_core::{Diagnostic, LineIndex, Severity};
+use flexmd_schema::{
+    CommandModel, DEFAULT_CONFIG_PATH, Expected, Registry, Retrier, RetryError, SchemaError,
+    SchemasConfig, TransformOptions, hints, infer_schema,
+};
+use serde_json::{Value, json};
+
+use crate::error::CliError;
+use crate::input::{Input, read_text};
+use crate::print_json;
+
+/// Where the schema settings come from.
+#[derive(Debug, Args)]
+pub(crate) struct ConfigArg {
+    /// The schemas config (the seed's format); default `.planning/schemas-config.json` when it exists.
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SchemaCommand {
+    /// List the schemas: the five predefined and any in the custom directory.
+    List,
+    /// Print a schema as JSON.
+    Show {
+        /// The schema's name.
+        name: String,
+    },
+    /// Validate data (JSON, or a model's answer holding JSON) against a schema:
+    /// exit 0 valid, 1 invalid.
+    Validate {
+        /// A registered schema's name, or a schema file.
+        #[arg(long)]
+        schema: String,
+        /// The data; standard input when omitted or `-`.
+        data: Option<PathBuf>,
+        /// Coerce types ("42" to 42, "true" to true, a scalar to a list) where that makes the data valid.
+        #[arg(long)]
+        coerce: bool,
+        /// Fill in the schema's defaults.
+        #[arg(long)]
+        defaults: bool,
+        /// Say how to fix each error.
+        #[arg(long)]
+        hints: bool,
+        /// Print the outcome as JSON ({valid, data, errors, changes, hints}) instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Infer a schema from an example JSON file and save it as NAME.json in
+    /// the custom schema directory.
+    Create {
+        /// The new schema's name.
+        name: String,
+        /// The example JSON (or a model's answer holding it).
+        #[arg(long)]
+        from_example: PathBuf,
+        /// Replace an existing file.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// `flexmd run` arguments.
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The answer must be JSON matching this schema (a name or a file).
+    #[arg(long, conflicts_with = "spec", required_unless_present = "spec")]
+    schema: Option<String>,
+    /// The answer must be Markdown following this Output Format Spec.
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    /// The model: a command run by `sh -c`, prompt on stdin, answer on stdout.
+    #[arg(long)]
+    llm_cmd: String,
+    /// Retries after the first attempt (default: the config's maxRetries, 2).
+    #[arg(long)]
+    max_retries: Option<usize>,
+    /// Seconds one answer may take.
+    #[arg(long, default_value_t = 300)]
+    timeout: u64,
+    /// The prompt; standard input when omitted.
+    prompt: Option<String>,
+}
+
+struct Setup {
+    config: SchemasConfig,
+    registry: Registry,
+}
+
+fn setup(config: &ConfigArg) -> Result<Setup, CliError> {
+    let config = match &config.config {
+        Some(path) => SchemasConfig::load(path)?,
+        None => SchemasConfig::load_or_default(Path::new(DEFAULT_CONFIG_PATH))?,
+    };
+    let mut registry = Registry::new();
+    let custom = &config.schemas.custom_schemas;
+    if custom.auto_load && custom.directory.is_dir() {
+        registry.load_dir(&custom.directory)?;
+    }
+    Ok(Setup { config, registry })
+}
+
+/// A registered name, or else a schema file.
+fn schema_for(registry: &Registry, name_or_path: &str) -> Result<Value, CliError> {
+    if let Some(schema) = registry.get(name_or_path) {
+        return Ok(schema.clone());
+    }
+    let path = Path::new(name_or_path);
+    if path.is_file() {
+        return read_text(Some(path))?.json();
+    }
+    Err(SchemaError::NotFound {
+        name: name_or_path.to_owned(),
+        known: registry.names().collect::<Vec<_>>().join(", "),
+    }
+    .into())
+}
+
+pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode, CliError> {
+    let Setup { config, registry } = setup(config)?;
+    match command {
+        SchemaCommand::List => {
+            let list: Vec<Value> = registry
+                .names()
+                .map(|name| {
+                    let schema = registry.get(name);
+                    let field = |k: &str| schema.and_then(|s| s.get(k)).cloned().unwrap_or(Value::Null);
+                    json!({"name": name, "title": field("title"), "description": field("description")})
+                })
+                .collect();
+            print_json(&list)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        SchemaCommand::Show { name } => {
+            print_json(&schema_for(&registry, &name)?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        SchemaCommand::Validate {
+            schema,
+            data,
+            coerce,
+            defaults,
+            hints: want_hints,
+            json,
+        } => {
+            let schema = schema_for(&registry, &schema)?;
+            let input = read_text(data.as_deref())?;
+            let Some(value) = found_value(&input) else {
+                eprintln!("no JSON value found in {}", input.name);
+                return Ok(ExitCode::from(1));
+            };
+            let options = TransformOptions {
+                coerce,
+                apply_defaults: defaults,
+            };
+            let outcome = registry.validate_and_transform_schema(&schema, &value, options)?;
+            let fixes = hints(&outcome.errors, &schema);
+            let strict = config.schemas.validation.strict;
+            if json {
+                let mut report = serde_json::to_value(&outcome).map_err(CliError::Serialize)?;
+                if want_hints && let Some(map) = report.as_object_mut() {
+                    map.insert(
+                        "hints".to_owned(),
+                        serde_json::to_value(&fixes).map_err(CliError::Serialize)?,
+                    );
+                }
+                print_json(&report)?;
+            } else {
+                for change in &outcome.changes {
+                    eprintln!(
+                        "note: {} {}: {}",
+                        match change.kind {
+                            flexmd_schema::ChangeKind::Default => "default for",
+                            flexmd_schema::ChangeKind::Coerced => "coerced",
+                        },
+                        if change.path.is_empty() {
+                            "root"
+                        } else {
+                            &change.path
+                        },
+                        change.to
+                    );
+                }
+                for (error, fix) in outcome.errors.iter().zip(&fixes) {
+                    let place = if error.path.is_empty() {
+                        "root"
+                    } else {
+                        &error.path
+                    };
+                    let level = if strict { "error" } else { "warning" };
+                    eprintln!("{level}: {place}: {} [{}]", error.message, error.code);
+                    if want_hints {
+                        eprintln!("  hint: {}", fix.hint);
+                    }
+                }
+                match (&outcome.data, strict) {
+                    (Some(data), _) => print_json(data)?,
+                    (None, false) => print_json(&value)?,
+                    (None, true) => {}
+                }
+            }
+            Ok(if outcome.valid || !strict {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        SchemaCommand::Create {
+            name,
+            from_example,
+            force,
+        } => {
+            let input = read_text(Some(&from_example))?;
+            let Some(example) = found_value(&input) else {
+                eprintln!("no JSON value found in {}", input.name);
+                return Ok(ExitCode::from(1));
+            };
+            let schema = infer_schema(&name, &example);
+            let dir = &config.schemas.custom_schemas.directory;
+            let path = dir.join(format!("{name}.json"));
+            if path.exists() && !force {
+                return Err(CliError::Exists(path));
+            }
+            let io = |source| SchemaError::Io {
+                path: path.clone(),
+                source,
+            };
+            std::fs::create_dir_all(dir).map_err(io)?;
+            let mut text = serde_json::to_string_pretty(&schema).map_err(CliError::Serialize)?;
+            text.push('\n');
+            std::fs::write(&path, text).map_err(io)?;
+            println!("{}", path.display());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// The JSON value in an input (found leniently), its repairs noted on stderr.
+fn found_value(input: &Input) -> Option<Value> {
+    let found = flexmd_detect::find_json(&input.text)?;
+    if !found.repairs.is_empty() {
+        let index = LineIndex::new(&input.text);
+        let notes: Vec<Diagnostic> = found
+            .repairs
+            .iter()
+            .map(|r| {
+                Diagnostic::new(
+                    format!("detect::{}", r.kind.name()),
+                    Severity::Warning,
+                    r.kind.describe(),
+                    r.offset..r.offset,
+                    &index,
+                )
+            })
+            .collect();
+        input.report(&notes);
+    }
+    Some(found.value)
+}
+
+pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, CliError> {
+    let Setup { config, registry } = setup(config)?;
+    let expected = match (&args.schema, &args.spec) {
+        (Some(schema), _) => Expected::Schema(schema_for(&registry, schema)?),
+        (None, Some(spec)) => Expected::Spec(crate::ofs::read_spec(spec)?),
+        (None, None) => return Err(CliError::Usage("give --schema or --spec".to_owned())),
+    };
+    let prompt = match args.prompt {
+        Some(prompt) => prompt,
+        None => read_text(None)?.text,
+    };
+    let validation = &config.schemas.validation;
+    let mut retrier = Retrier::new(&registry, expected);
+    retrier.max_retries = args.max_retries.unwrap_or(if validation.retry_on_error {
+        usize::try_from(validation.max_retries).unwrap_or(usize::MAX)
+    } else {
+        0
+    });
+    retrier.options = TransformOptions {
+        coerce: validation.coerce_types,
+        apply_defaults: validation.apply_defaults,
+    };
+    let mut model = CommandModel {
+        command: args.llm_cmd,
+        timeout: Duration::from_secs(args.timeout),
+    };
+    match retrier.run(&mut model, &prompt) {
+        Ok(accepted) => {
+            if accepted.attempts.len() > 1 {
+                eprintln!("valid on attempt {}", accepted.attempts.len());
+            }
+            print_json(&accepted.data)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(RetryError::Exhausted { attempts }) => {
+            for (i, attempt) in attempts.iter().enumerate() {
+                eprintln!("attempt {}:", i + 1);
+                for error in &attempt.errors {
+                    let place = if error.path.is_empty() {
+                        "root"
+                    } else {
+                        &error.path
+                    };
+                    eprintln!("  {place}: {} [{}]", error.message, error.code);
+                }
+            }
+            eprintln!("no valid answer after {} attempts", attempts.len());
+            Ok(ExitCode::from(1))
+        }
+        Err(e) => Err(CliError::Retry(Box::new(e))),
+    }
+}
