@@ -112,3 +112,35 @@ pub fn mixed_document(target_bytes: usize) -> String {
     }
     doc
 }
+
+/// `count` small `review` answers (the predefined schema): one in ten breaks
+/// it (a bad enum, a missing key, a string count), the rest are valid.
+pub fn review_instances(count: usize) -> Vec<serde_json::Value> {
+    (0..count)
+        .map(|i| {
+            let mut v = serde_json::json!({
+                "approved": i % 2 == 0,
+                "issues": [{"severity": "low", "type": "style", "file": format!("src/f{i}.rs"),
+                            "line": i % 400, "message": "long line", "autoFixable": true}],
+                "summary": {"critical": 0, "high": 0, "medium": 0, "low": 1, "info": i % 3},
+                "recommendation": "approve"
+            });
+            let set = |v: &mut serde_json::Value, pointer: &str, to: serde_json::Value| {
+                if let Some(slot) = v.pointer_mut(pointer) {
+                    *slot = to;
+                }
+            };
+            match i % 30 {
+                0 => set(&mut v, "/recommendation", serde_json::json!("ship it")),
+                10 => set(&mut v, "/summary/low", serde_json::json!("1")),
+                20 => {
+                    if let Some(map) = v.as_object_mut() {
+                        map.remove("summary");
+                    }
+                }
+                _ => {}
+            }
+            v
+        })
+        .collect()
+}

@@ -15,8 +15,10 @@ use crate::violation::{Violation, dotted_path, violation};
 /// so `{"$ref": "flexmd://schemas/analysis"}` reaches it.
 pub const SCHEME: &str = "flexmd://schemas/";
 
-/// Instances nested deeper than this are refused before validation (the
-/// validator recurses on the instance); JSON parsing stops at the same depth.
+/// Instances nested deeper than this are refused before validation with a
+/// schema that can recurse on them (`$ref`, `uniqueItems`), where the
+/// validator would follow the instance down; JSON parsing stops at the same
+/// depth.
 pub const MAX_INSTANCE_DEPTH: usize = 128;
 
 /// The result of validating an instance (the seed's `{valid, data, errors}`).
@@ -54,7 +56,40 @@ impl Outcome {
 
 struct Entry {
     schema: Value,
-    validator: Validator,
+    compiled: Compiled,
+}
+
+/// A compiled schema, and whether validating with it can recurse as deep as
+/// the instance (only then is the instance's depth checked first).
+pub(crate) struct Compiled {
+    pub(crate) validator: Validator,
+    guard: bool,
+}
+
+impl Compiled {
+    fn new(validator: Validator, schema: &Value) -> Self {
+        Self {
+            validator,
+            guard: can_recurse(schema),
+        }
+    }
+}
+
+/// Whether a schema can make the validator follow the instance down without
+/// bound: through a `$ref` (which may point back up), or `uniqueItems`
+/// (which compares whole items). Without these, the validator descends no
+/// deeper than the schema itself is nested.
+fn can_recurse(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            matches!(
+                k.as_str(),
+                "$ref" | "$dynamicRef" | "$recursiveRef" | "uniqueItems"
+            ) || can_recurse(v)
+        }),
+        Value::Array(items) => items.iter().any(can_recurse),
+        _ => false,
+    }
 }
 
 /// A set of named JSON Schemas: the five predefined ones (`analysis`,
@@ -168,9 +203,10 @@ impl Registry {
                 name: name.to_owned(),
                 message,
             })?;
+        let compiled = Compiled::new(validator, &schema);
         self.resources = resources;
         self.entries
-            .insert(name.to_owned(), Entry { schema, validator });
+            .insert(name.to_owned(), Entry { schema, compiled });
         Ok(())
     }
 
@@ -189,7 +225,7 @@ impl Registry {
     /// the seed.
     pub fn validate(&self, name: &str, instance: &Value) -> Outcome {
         match self.entries.get(name) {
-            Some(entry) => run(&entry.validator, instance),
+            Some(entry) => run(&entry.compiled, instance),
             None => Outcome::failure(format!("Schema not found: {name}"), "schema_not_found"),
         }
     }
@@ -211,21 +247,23 @@ impl Registry {
         schema: &Value,
         instance: &Value,
     ) -> Result<Outcome, SchemaError> {
-        let validator = self.compile(schema)?;
-        Ok(run(&validator, instance))
+        let compiled = self.compile(schema)?;
+        Ok(run(&compiled, instance))
     }
 
     /// Compiles an inline schema with the registry's resources.
-    pub(crate) fn compile(&self, schema: &Value) -> Result<Validator, SchemaError> {
-        compile(schema, None, &self.resources).map_err(|message| SchemaError::Invalid {
-            name: "(inline)".to_owned(),
-            message,
-        })
+    pub(crate) fn compile(&self, schema: &Value) -> Result<Compiled, SchemaError> {
+        let validator =
+            compile(schema, None, &self.resources).map_err(|message| SchemaError::Invalid {
+                name: "(inline)".to_owned(),
+                message,
+            })?;
+        Ok(Compiled::new(validator, schema))
     }
 
-    /// The compiled validator of `name`.
-    pub(crate) fn validator(&self, name: &str) -> Option<&Validator> {
-        self.entries.get(name).map(|e| &e.validator)
+    /// The compiled schema of `name`.
+    pub(crate) fn compiled(&self, name: &str) -> Option<&Compiled> {
+        self.entries.get(name).map(|e| &e.compiled)
     }
 
     /// Every schema `$ref`s may reach, by URI.
@@ -235,8 +273,11 @@ impl Registry {
 }
 
 /// Runs a compiled validator, after the instance depth guard.
-pub(crate) fn run(validator: &Validator, instance: &Value) -> Outcome {
-    if let Some(pointer) = too_deep(instance, MAX_INSTANCE_DEPTH) {
+pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
+    let validator = &compiled.validator;
+    if compiled.guard
+        && let Some(pointer) = too_deep(instance, MAX_INSTANCE_DEPTH)
+    {
         return Outcome {
             valid: false,
             data: None,
@@ -270,22 +311,25 @@ pub(crate) fn run(validator: &Validator, instance: &Value) -> Outcome {
     }
 }
 
-/// The JSON Pointer of a node deeper than `limit`, found without recursion.
+/// The JSON Pointer of a node deeper than `limit`.
 pub(crate) fn too_deep(value: &Value, limit: usize) -> Option<String> {
-    if height(value) <= limit {
+    if !deeper_than(value, limit) {
         return None;
     }
-    // Only on failure: follow the deepest child down past the limit.
+    // Only on failure: follow a child that is too deep down past the limit.
     let mut pointer = String::new();
     let mut node = value;
+    let mut left = limit;
     for _ in 0..=limit {
+        let below = left.checked_sub(1);
+        let too_deep_child = |v: &&Value| below.is_none_or(|b| deeper_than(v, b));
         let (segment, next) = match node {
             Value::Array(items) => {
-                let (i, v) = items.iter().enumerate().max_by_key(|(_, v)| height(v))?;
+                let (i, v) = items.iter().enumerate().find(|(_, v)| too_deep_child(v))?;
                 (i.to_string(), v)
             }
             Value::Object(map) => {
-                let (k, v) = map.iter().max_by_key(|(_, v)| height(v))?;
+                let (k, v) = map.iter().find(|(_, v)| too_deep_child(v))?;
                 (k.replace('~', "~0").replace('/', "~1"), v)
             }
             _ => return None,
@@ -293,23 +337,19 @@ pub(crate) fn too_deep(value: &Value, limit: usize) -> Option<String> {
         pointer.push('/');
         pointer.push_str(&segment);
         node = next;
+        left = below.unwrap_or(0);
     }
     Some(pointer)
 }
 
-/// How many levels `value` nests (a scalar is 0), counted iteratively.
-fn height(value: &Value) -> usize {
-    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
-    let mut max = 0;
-    while let Some((node, depth)) = stack.pop() {
-        max = max.max(depth);
-        match node {
-            Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
-            Value::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
-            _ => {}
-        }
+/// Whether `value` nests more than `limit` levels (a scalar nests 0). The
+/// recursion stops at `limit + 1` levels, so it is bounded whatever the input.
+fn deeper_than(value: &Value, limit: usize) -> bool {
+    match value {
+        Value::Array(items) => limit == 0 || items.iter().any(|v| deeper_than(v, limit - 1)),
+        Value::Object(map) => limit == 0 || map.values().any(|v| deeper_than(v, limit - 1)),
+        _ => false,
     }
-    max
 }
 
 fn compile(
@@ -364,6 +404,15 @@ mod tests {
                 "plan"
             ]
         );
+    }
+
+    #[test]
+    fn only_schemas_that_can_recurse_get_the_depth_guard() {
+        assert!(!can_recurse(
+            &json!({"type": "object", "properties": {"a": {"items": {}}}})
+        ));
+        assert!(can_recurse(&json!({"properties": {"a": {"$ref": "#"}}})));
+        assert!(can_recurse(&json!({"allOf": [{"uniqueItems": true}]})));
     }
 
     #[test]

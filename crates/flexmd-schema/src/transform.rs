@@ -4,12 +4,12 @@
 
 use std::collections::HashMap;
 
+use jsonschema::JsonType;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
-use jsonschema::{JsonType, Validator};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::registry::{Outcome, Registry, run};
+use crate::registry::{Compiled, Outcome, Registry, run};
 use crate::violation::dotted_path;
 
 /// What [`Registry::validate_and_transform`] may change.
@@ -92,10 +92,10 @@ impl Registry {
         instance: &Value,
         options: TransformOptions,
     ) -> Outcome {
-        let (Some(validator), Some(schema)) = (self.validator(name), self.get(name)) else {
+        let (Some(compiled), Some(schema)) = (self.compiled(name), self.get(name)) else {
             return self.validate(name, instance);
         };
-        transform(validator, schema, self.resources(), instance, options)
+        transform(compiled, schema, self.resources(), instance, options)
     }
 
     /// [`Registry::validate_and_transform`] with a schema given inline.
@@ -117,7 +117,7 @@ impl Registry {
 }
 
 fn transform(
-    validator: &Validator,
+    compiled: &Compiled,
     schema: &Value,
     resources: &HashMap<String, Value>,
     instance: &Value,
@@ -137,7 +137,7 @@ fn transform(
             change.path = dotted_path(&value, &change.pointer);
         }
     }
-    let outcome = run(validator, &value);
+    let outcome = run(compiled, &value);
     if outcome.valid || !options.coerce {
         return Outcome { changes, ..outcome };
     }
@@ -145,7 +145,7 @@ fn transform(
     let mut coercions = Vec::new();
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
-        for error in validator.iter_errors(&coerced.clone()) {
+        for error in compiled.validator.iter_errors(&coerced.clone()) {
             let ValidationErrorKind::Type { kind } = error.kind() else {
                 continue;
             };
@@ -173,7 +173,7 @@ fn transform(
             break;
         }
     }
-    let after = run(validator, &coerced);
+    let after = run(compiled, &coerced);
     if !after.valid {
         return Outcome { changes, ..outcome };
     }

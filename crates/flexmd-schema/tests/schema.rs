@@ -255,6 +255,31 @@ mod transform {
     }
 
     #[test]
+    fn coercion_through_prefix_items_and_additional_properties() {
+        let r = Registry::empty();
+        let schema = json!({"type": "object",
+            "properties": {"point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "boolean"}]}},
+            "additionalProperties": {"type": "array", "items": {"type": "integer"}}});
+        let outcome = r
+            .validate_and_transform_schema(
+                &schema,
+                &json!({"point": ["1.5", "false"], "counts": "7", "more": ["1", 2]}),
+                BOTH,
+            )
+            .unwrap();
+        assert!(outcome.valid, "{:?}", outcome.errors);
+        assert_eq!(
+            outcome.data.unwrap(),
+            json!({"point": [1.5, false], "counts": [7], "more": [1, 2]})
+        );
+        let paths: Vec<&str> = outcome.changes.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["point.[0]", "point.[1]", "counts", "more.[0]", "counts.[0]"]
+        );
+    }
+
+    #[test]
     fn defaults_fill_nested_objects_and_array_items() {
         let r = Registry::new();
         let answer = json!({"approved": true,
