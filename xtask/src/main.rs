@@ -10,6 +10,7 @@
 
 mod commonmark;
 mod json5;
+mod jsonpath;
 mod jsonschema_suite;
 
 use std::path::{Path, PathBuf};
@@ -97,10 +98,16 @@ fn conformance(args: &[String]) -> Result {
         "JSON Schema Test Suite (draft 2020-12 and draft 7, required; flexmd-schema Registry): {} passed, {} failed",
         jsonschema.passed, jsonschema.failed
     );
+    let jsonpath = jsonpath::run(&data.join("jsonpath-cts/cts.json"))?;
+    println!(
+        "JSONPath CTS (RFC 9535, flexmd-artifact json_get): {} passed, {} failed",
+        jsonpath.passed, jsonpath.failed
+    );
     let suites = [
         ("CommonMark", commonmark),
         ("json5-tests", json5),
         ("JSON Schema Test Suite", jsonschema),
+        ("JSONPath CTS", jsonpath),
     ];
     // The closing line CI reads: every suite's cases, summed.
     let passed: usize = suites.iter().map(|(_, r)| r.passed).sum();

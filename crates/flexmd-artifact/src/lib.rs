@@ -1,1 +1,29 @@
-//! Not built yet: see this crate's README.md for its purpose and planned API.
+//! flexmd-artifact: spooled artifacts (the @nhtio/adk seed) — tool outputs
+//! too large for a prompt, queried lazily by line or as JSON, with token
+//! counts. See the README for the line rules, grep's dialect and the JSON
+//! formats; Markdown artifacts and forged tools are not built yet.
+//!
+//! ```
+//! use flexmd_artifact::{MemoryReader, SpooledArtifact};
+//! let a = SpooledArtifact::new(MemoryReader::new("GET /a 200\nGET /b 500\n"));
+//! assert_eq!(a.grep(" 5\\d\\d$", "").unwrap(), ["GET /b 500"]);
+//! ```
+
+mod artifact;
+mod error;
+mod grep;
+mod json;
+mod reader;
+mod tokens;
+
+pub use artifact::SpooledArtifact;
+pub use error::ArtifactError;
+pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
+pub use json::{JsonFormat, MAX_PATH_LEN, MAX_PATH_NESTING, SpooledJsonArtifact, compile_path};
+pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
+pub use tokens::{Encoding, count_tokens};
+
+/// The README's example, run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,43 @@
+//! The crate's error type.
+
+use std::path::PathBuf;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+/// Why an artifact operation could not run. Messages are written for a
+/// model to act on: each says what was wrong and what is allowed.
+#[derive(Debug, Error, Diagnostic)]
+pub enum ArtifactError {
+    /// The file cannot be read.
+    #[error("cannot read {}", path.display())]
+    #[diagnostic(code(artifact::io))]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A grep pattern or its flags are not accepted.
+    #[error("invalid pattern: {0}")]
+    #[diagnostic(code(artifact::pattern))]
+    Pattern(String),
+    /// A JSONPath expression is not accepted.
+    #[error("invalid JSONPath: {0}")]
+    #[diagnostic(code(artifact::jsonpath))]
+    JsonPath(String),
+    /// The content is not in the JSON format asked for (or any, when
+    /// inferring).
+    #[error("{0}")]
+    #[diagnostic(code(artifact::json))]
+    Json(String),
+    /// Markdown that cannot be read within the limits.
+    #[error("{0}")]
+    #[diagnostic(code(artifact::markdown))]
+    Markdown(String),
+    /// A tool call that names no tool, or whose arguments do not fit.
+    #[error("{0}")]
+    #[diagnostic(code(artifact::call))]
+    Call(String),
+}

@@ -1,0 +1,188 @@
+//! Token counts, offline.
+
+use std::str::FromStr;
+
+use crate::error::ArtifactError;
+
+/// A tokenizer to count with.
+///
+/// The OpenAI encodings are exact (their ranks ship inside `bpe-openai` and
+/// `tiktoken-rs`); `claude` is the seed's estimate, `ceil(UTF-16 units /
+/// 3.5)`. Encodings whose tokenizer files are not bundled (`gemini`,
+/// `gemma`, `llama2`) are refused by [`Encoding::from_str`] rather than
+/// guessed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// GPT-2 (the same ranks and pattern as `r50k_base`).
+    Gpt2,
+    /// GPT-3 (ada, babbage, curie, davinci).
+    R50kBase,
+    /// Codex, text-davinci-002/003.
+    P50kBase,
+    /// The edit models (as `p50k_base` for ordinary text).
+    P50kEdit,
+    /// GPT-3.5, GPT-4.
+    Cl100kBase,
+    /// GPT-4o, o1, o3, o4.
+    O200kBase,
+    /// Anthropic's models: an estimate, `ceil(UTF-16 units / 3.5)`.
+    Claude,
+}
+
+impl Encoding {
+    /// Every encoding, in the order of [`Encoding::name`]s above.
+    pub const ALL: [Encoding; 7] = [
+        Self::Gpt2,
+        Self::R50kBase,
+        Self::P50kBase,
+        Self::P50kEdit,
+        Self::Cl100kBase,
+        Self::O200kBase,
+        Self::Claude,
+    ];
+
+    /// The encoding's name (`cl100k_base`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Gpt2 => "gpt2",
+            Self::R50kBase => "r50k_base",
+            Self::P50kBase => "p50k_base",
+            Self::P50kEdit => "p50k_edit",
+            Self::Cl100kBase => "cl100k_base",
+            Self::O200kBase => "o200k_base",
+            Self::Claude => "claude",
+        }
+    }
+}
+
+impl FromStr for Encoding {
+    type Err = ArtifactError;
+
+    /// ```
+    /// use flexmd_artifact::Encoding;
+    /// assert_eq!("o200k_base".parse::<Encoding>().unwrap(), Encoding::O200kBase);
+    /// let err = "gemini".parse::<Encoding>().unwrap_err().to_string();
+    /// assert!(err.contains("not bundled"), "{err}");
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(e) = Self::ALL.iter().find(|e| e.name() == s) {
+            return Ok(*e);
+        }
+        let names: Vec<&str> = Self::ALL.iter().map(|e| e.name()).collect();
+        let why = match s {
+            "gemini" | "gemma" | "llama2" => format!(
+                "`{s}` needs its model's tokenizer file, which is not bundled (no count is better than a wrong one)"
+            ),
+            _ => format!("unknown encoding `{s}`"),
+        };
+        Err(ArtifactError::Call(format!(
+            "{why}; use one of {}",
+            names.join(", ")
+        )))
+    }
+}
+
+/// Content past this size is counted in chunks (bounded memory).
+const CHUNK: usize = 1 << 20;
+
+/// The number of tokens in `bytes` (decoded lossily) under `encoding`.
+///
+/// Large content is counted in chunks of about 1 MiB, each cut just before
+/// a space that starts a word — a place where the encoders' pre-tokenizer
+/// splits anyway, so the total is the whole text's count.
+///
+/// ```
+/// use flexmd_artifact::{Encoding, count_tokens};
+/// assert_eq!(count_tokens(b"hello world", Encoding::Cl100kBase), 2);
+/// assert_eq!(count_tokens(b"hello world", Encoding::Claude), 4);
+/// assert_eq!(count_tokens(b"", Encoding::O200kBase), 0);
+/// ```
+pub fn count_tokens(bytes: &[u8], encoding: Encoding) -> usize {
+    let mut total = 0;
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let cut = if rest.len() <= CHUNK {
+            rest.len()
+        } else {
+            word_start_before(rest, CHUNK)
+        };
+        let (chunk, after) = rest.split_at(cut);
+        total += count_text(&String::from_utf8_lossy(chunk), encoding);
+        rest = after;
+    }
+    total
+}
+
+/// The last offset at or before `limit` holding a space followed by a
+/// non-space (`limit` itself when there is none in the window).
+fn word_start_before(bytes: &[u8], limit: usize) -> usize {
+    let window = bytes.get(..=limit).unwrap_or(bytes);
+    window
+        .windows(2)
+        .rposition(|w| matches!(w, [b' ', next] if !next.is_ascii_whitespace()))
+        .filter(|&p| p > 0)
+        .unwrap_or_else(|| {
+            // No word boundary: cut at a character boundary instead.
+            let mut cut = limit.min(bytes.len());
+            while cut > 0 && bytes.get(cut).is_some_and(|b| b & 0xC0 == 0x80) {
+                cut -= 1;
+            }
+            cut.max(1)
+        })
+}
+
+fn count_text(text: &str, encoding: Encoding) -> usize {
+    match encoding {
+        Encoding::Cl100kBase => bpe_openai::cl100k_base().count(text),
+        Encoding::O200kBase => bpe_openai::o200k_base().count(text),
+        Encoding::Gpt2 | Encoding::R50kBase => tiktoken_rs::r50k_base_singleton()
+            .encode_ordinary(text)
+            .len(),
+        Encoding::P50kBase => tiktoken_rs::p50k_base_singleton()
+            .encode_ordinary(text)
+            .len(),
+        Encoding::P50kEdit => tiktoken_rs::p50k_edit_singleton()
+            .encode_ordinary(text)
+            .len(),
+        Encoding::Claude => {
+            let units = text.encode_utf16().count();
+            // ceil(units / 3.5) in integers.
+            (units * 2).div_ceil(7)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_counts() {
+        let text = b"The quick brown fox jumps over the lazy dog.";
+        let counts: Vec<(Encoding, usize)> = Encoding::ALL
+            .iter()
+            .map(|&e| (e, count_tokens(text, e)))
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                (Encoding::Gpt2, 10),
+                (Encoding::R50kBase, 10),
+                (Encoding::P50kBase, 10),
+                (Encoding::P50kEdit, 10),
+                (Encoding::Cl100kBase, 10),
+                (Encoding::O200kBase, 10),
+                (Encoding::Claude, 13),
+            ]
+        );
+        assert_eq!(count_tokens("日本語".as_bytes(), Encoding::Claude), 1);
+    }
+
+    #[test]
+    fn chunked_counts_equal_whole_counts() {
+        let text = "word, another word; some more text here.\n".repeat(60_000);
+        assert!(text.len() > 2 * CHUNK);
+        let whole = bpe_openai::cl100k_base().count(text.as_str());
+        assert_eq!(count_tokens(text.as_bytes(), Encoding::Cl100kBase), whole);
+    }
+}
