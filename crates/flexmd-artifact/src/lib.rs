@@ -13,6 +13,7 @@ mod artifact;
 mod error;
 mod grep;
 mod json;
+mod markdown;
 mod reader;
 mod tokens;
 
@@ -20,6 +21,10 @@ pub use artifact::SpooledArtifact;
 pub use error::ArtifactError;
 pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
 pub use json::{JsonFormat, MAX_PATH_LEN, MAX_PATH_NESTING, SpooledJsonArtifact, compile_path};
+pub use markdown::{
+    CodeEntry, HeadingEntry, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_FRONTMATTER_BYTES, Section,
+    SpooledMarkdownArtifact,
+};
 pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};
 

@@ -1,0 +1,680 @@
+//! Markdown artifacts (the seed's `SpooledMarkdownArtifact`): a structural
+//! index built in one line scan that keeps no content, and bounded inline
+//! queries over line ranges.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::artifact::SpooledArtifact;
+use crate::error::ArtifactError;
+use crate::reader::SpoolReader;
+
+/// Front matter larger than this is refused (YAML is parsed whole).
+pub const MAX_FRONTMATTER_BYTES: usize = 1 << 20;
+
+/// `md_ast` reads at most this much text (markdown-rs is slow and
+/// memory-hungry on large input; bound the range with `md_sections`).
+pub const MAX_AST_BYTES: usize = 1 << 20;
+
+/// `md_ast` refuses text whose block quotes or lists nest deeper than this
+/// on a line (markdown-rs is quadratic on deep nesting).
+pub const MAX_AST_NESTING: usize = 32;
+
+/// A heading in the index (the seed's `MarkdownHeadingEntry`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeadingEntry {
+    /// 1 to 6 (`#` to `######`; a setext `=` underline is 1, `-` is 2).
+    pub depth: u8,
+    /// The heading text, markers and closing `#`s removed, trimmed.
+    pub text: String,
+    /// The heading's line (for a setext heading, its first text line).
+    pub start_line: usize,
+    /// The last line of its section (inclusive).
+    pub end_line: usize,
+}
+
+/// A fenced code block in the index (the seed's `MarkdownCodeEntry`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeEntry {
+    /// The info string's first word, or `None`.
+    pub lang: Option<String>,
+    /// The opening fence's line.
+    pub start_line: usize,
+    /// The closing fence's line (the last line when the fence is unclosed).
+    pub end_line: usize,
+}
+
+/// A section (the seed's `MarkdownSection`): line numbers only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Section {
+    /// The heading's depth.
+    pub depth: u8,
+    /// The heading text.
+    pub heading: String,
+    /// The heading's line.
+    pub heading_line: usize,
+    /// The first body line (after the heading, or its setext underline).
+    pub body_start_line: usize,
+    /// The last body line (inclusive): before the next heading of the same
+    /// or a higher level, or the last line. Less than `body_start_line`
+    /// when the body is empty.
+    pub body_end_line: usize,
+}
+
+/// A link or image found by [`SpooledMarkdownArtifact::md_links`] /
+/// [`SpooledMarkdownArtifact::md_images`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Link {
+    /// The link text, or the image's alt text.
+    pub text: String,
+    /// The destination.
+    pub url: String,
+    /// The title, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+#[derive(Debug, Default)]
+struct Index {
+    headings: Vec<(u8, String, usize, usize)>,
+    code: Vec<CodeEntry>,
+    /// Lines of the front matter block, `---` lines included.
+    frontmatter: Option<(usize, usize)>,
+    /// Reference definitions (`[label]: url "title"`), for links in ranges
+    /// that do not hold their definitions.
+    definitions: HashMap<String, (String, Option<String>)>,
+}
+
+/// A Markdown artifact: the base line operations plus structure queries.
+///
+/// ```
+/// use flexmd_artifact::{MemoryReader, SpooledMarkdownArtifact};
+///
+/// let doc = "---\ntitle: Notes\n---\n# Intro\ntext\n```md\n# not a heading\n```\n## Detail\nmore\n";
+/// let a = SpooledMarkdownArtifact::new(MemoryReader::new(doc));
+/// let sections = a.md_sections(None);
+/// assert_eq!(sections[0].heading, "Intro");
+/// assert_eq!((sections[0].body_start_line, sections[0].body_end_line), (4, 10), "`##` is inside `#`");
+/// assert_eq!(a.md_frontmatter().unwrap().unwrap()["title"], "Notes");
+/// assert_eq!(a.md_code_blocks(Some("md"))[0].start_line, 5);
+/// ```
+#[derive(Debug)]
+pub struct SpooledMarkdownArtifact {
+    base: SpooledArtifact,
+    index: OnceLock<Index>,
+}
+
+impl SpooledMarkdownArtifact {
+    /// A Markdown artifact over `reader`; the index is built on first use.
+    pub fn new(reader: impl SpoolReader + 'static) -> Self {
+        Self {
+            base: SpooledArtifact::new(reader),
+            index: OnceLock::new(),
+        }
+    }
+
+    /// The line operations (`head`, `grep`, ...).
+    pub fn base(&self) -> &SpooledArtifact {
+        &self.base
+    }
+
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| build_index(self.base.reader()))
+    }
+
+    /// The front matter as JSON: an object (empty for an empty block),
+    /// `None` when line 0 is not `---` or the block is never closed. YAML
+    /// is read with size (1 MiB), depth and alias-expansion limits.
+    pub fn md_frontmatter(&self) -> Result<Option<Value>, ArtifactError> {
+        let Some((first, last)) = self.index().frontmatter else {
+            return Ok(None);
+        };
+        let reader = self.base.reader();
+        let (Some(start), Some(end)) = (reader.line_range(first + 1), reader.line_range(last))
+        else {
+            return Ok(Some(Value::Object(serde_json::Map::new())));
+        };
+        if start.start >= end.start {
+            return Ok(Some(Value::Object(serde_json::Map::new())));
+        }
+        let bytes = reader.byte_range(start.start..end.start);
+        if bytes.len() > MAX_FRONTMATTER_BYTES {
+            return Err(ArtifactError::Markdown(format!(
+                "the front matter is {} bytes; at most {MAX_FRONTMATTER_BYTES} are read",
+                bytes.len()
+            )));
+        }
+        let text = String::from_utf8_lossy(bytes);
+        if text.trim().is_empty() {
+            return Ok(Some(Value::Object(serde_json::Map::new())));
+        }
+        // serde_yaml limits recursion (128) and alias expansion itself.
+        let yaml: serde_yaml::Value = serde_yaml::from_str(&text)
+            .map_err(|e| ArtifactError::Markdown(format!("the front matter is not YAML: {e}")))?;
+        let json = serde_json::to_value(yaml).map_err(|e| {
+            ArtifactError::Markdown(format!("the front matter has no JSON form: {e}"))
+        })?;
+        Ok(Some(match json {
+            Value::Null => Value::Object(serde_json::Map::new()),
+            other => other,
+        }))
+    }
+
+    /// The headings in document order, of one depth when given.
+    pub fn md_headings(&self, depth: Option<u8>) -> Vec<HeadingEntry> {
+        let headings = &self.index().headings;
+        let last = self.base.line_count().saturating_sub(1);
+        headings
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| depth.is_none_or(|d| h.0 == d))
+            .map(|(i, &(d, ref text, line, _))| HeadingEntry {
+                depth: d,
+                text: text.clone(),
+                start_line: line,
+                end_line: section_end(headings, i, last),
+            })
+            .collect()
+    }
+
+    /// The sections, of one depth when given (deeper headings are then part
+    /// of the body).
+    pub fn md_sections(&self, depth: Option<u8>) -> Vec<Section> {
+        let headings = &self.index().headings;
+        let last = self.base.line_count().saturating_sub(1);
+        headings
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| depth.is_none_or(|d| h.0 == d))
+            .map(|(i, &(d, ref text, line, body_start))| Section {
+                depth: d,
+                heading: text.clone(),
+                heading_line: line,
+                body_start_line: body_start,
+                body_end_line: section_end(headings, i, last),
+            })
+            .collect()
+    }
+
+    /// The fenced code blocks; with `Some(lang)`, those of that language
+    /// (`Some("")` selects blocks with no language).
+    pub fn md_code_blocks(&self, lang: Option<&str>) -> Vec<CodeEntry> {
+        self.index()
+            .code
+            .iter()
+            .filter(|c| match lang {
+                None => true,
+                Some("") => c.lang.is_none(),
+                Some(l) => c.lang.as_deref() == Some(l),
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Links in lines `[start, end)` (inline, autolink and reference forms;
+    /// references resolve against definitions anywhere in the document).
+    pub fn md_links(&self, start: Option<usize>, end: Option<usize>) -> Vec<Link> {
+        self.inline(start, end, false)
+    }
+
+    /// Images in lines `[start, end)`.
+    pub fn md_images(&self, start: Option<usize>, end: Option<usize>) -> Vec<Link> {
+        self.inline(start, end, true)
+    }
+
+    /// The text of lines `[start, end)` with the markup removed; blocks are
+    /// separated by a blank line. Code, link text and alt text are kept.
+    pub fn md_text(&self, start: Option<usize>, end: Option<usize>) -> String {
+        let text = self.range_text(start, end);
+        let mut out = String::new();
+        let mut block = String::new();
+        for event in parser(&text, &self.index().definitions) {
+            match event {
+                Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
+                    block.push_str(&t)
+                }
+                Event::SoftBreak | Event::HardBreak => block.push('\n'),
+                Event::End(
+                    TagEnd::Paragraph
+                    | TagEnd::Heading(_)
+                    | TagEnd::CodeBlock
+                    | TagEnd::Item
+                    | TagEnd::TableRow
+                    | TagEnd::TableHead,
+                ) => flush(&mut out, &mut block),
+                Event::End(TagEnd::TableCell) => block.push('\t'),
+                _ => {}
+            }
+        }
+        flush(&mut out, &mut block);
+        out
+    }
+
+    /// The mdast tree (markdown-rs, GFM and front matter) of lines
+    /// `[start, end)`, with positions shifted to the document: `line` is the
+    /// document's 1-based line, `offset` its byte offset. Refused over
+    /// [`MAX_AST_BYTES`] or past [`MAX_AST_NESTING`] levels of block quotes
+    /// and lists (markdown-rs is quadratic there).
+    pub fn md_ast(&self, start: Option<usize>, end: Option<usize>) -> Result<Value, ArtifactError> {
+        let (first, _) = self.clamp(start, end);
+        let text = self.range_text(start, end);
+        if text.len() > MAX_AST_BYTES {
+            return Err(ArtifactError::Markdown(format!(
+                "the range is {} bytes; md_ast reads at most {MAX_AST_BYTES}: pass startLine/endLine from md_sections",
+                text.len()
+            )));
+        }
+        if let Some(line) = text.lines().position(|l| nesting(l) > MAX_AST_NESTING) {
+            return Err(ArtifactError::Markdown(format!(
+                "line {} nests block quotes or lists deeper than {MAX_AST_NESTING}; md_ast refuses it",
+                first + line
+            )));
+        }
+        let mut options = markdown::ParseOptions::gfm();
+        options.constructs.frontmatter = first == 0;
+        let tree = markdown::to_mdast(&text, &options)
+            .map_err(|e| ArtifactError::Markdown(format!("markdown-rs: {e}")))?;
+        let mut json = serde_json::to_value(&tree)
+            .map_err(|e| ArtifactError::Markdown(format!("mdast has no JSON form: {e}")))?;
+        let offset = self.base.reader().line_range(first).map_or(0, |r| r.start);
+        shift_positions(&mut json, first, offset);
+        Ok(json)
+    }
+
+    fn clamp(&self, start: Option<usize>, end: Option<usize>) -> (usize, usize) {
+        let count = self.base.line_count();
+        let end = end.unwrap_or(count).min(count);
+        (start.unwrap_or(0).min(end), end)
+    }
+
+    /// Lines `[start, end)` joined with `\n`.
+    fn range_text(&self, start: Option<usize>, end: Option<usize>) -> String {
+        let (first, last) = self.clamp(start, end);
+        let mut text = String::new();
+        for (i, line) in self
+            .base
+            .reader()
+            .lines_from(first)
+            .take(last - first)
+            .enumerate()
+        {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(&line);
+        }
+        text
+    }
+
+    fn inline(&self, start: Option<usize>, end: Option<usize>, images: bool) -> Vec<Link> {
+        let text = self.range_text(start, end);
+        let mut out = Vec::new();
+        // Open links/images: (url, title, text so far).
+        let mut open: Vec<(String, Option<String>, String, bool)> = Vec::new();
+        for event in parser(&text, &self.index().definitions) {
+            match event {
+                Event::Start(Tag::Link {
+                    dest_url, title, ..
+                }) => open.push((
+                    dest_url.into_string(),
+                    non_empty(title),
+                    String::new(),
+                    false,
+                )),
+                Event::Start(Tag::Image {
+                    dest_url, title, ..
+                }) => open.push((
+                    dest_url.into_string(),
+                    non_empty(title),
+                    String::new(),
+                    true,
+                )),
+                Event::Text(t) | Event::Code(t) => {
+                    for o in &mut open {
+                        o.2.push_str(&t);
+                    }
+                }
+                Event::End(TagEnd::Link | TagEnd::Image) => {
+                    if let Some((url, title, text, is_image)) = open.pop()
+                        && is_image == images
+                    {
+                        out.push(Link { text, url, title });
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+fn non_empty(title: CowStr<'_>) -> Option<String> {
+    (!title.is_empty()).then(|| title.into_string())
+}
+
+fn flush(out: &mut String, block: &mut String) {
+    let text = block.trim_end_matches(['\t', '\n']);
+    if !text.is_empty() {
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(text);
+    }
+    block.clear();
+}
+
+fn parser<'a>(
+    text: &'a str,
+    definitions: &'a HashMap<String, (String, Option<String>)>,
+) -> impl Iterator<Item = Event<'a>> {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+    Parser::new_with_broken_link_callback(
+        text,
+        options,
+        Some(move |link: pulldown_cmark::BrokenLink<'_>| {
+            definitions
+                .get(&normalize_label(&link.reference))
+                .map(|(url, title)| {
+                    (
+                        CowStr::from(url.clone()),
+                        CowStr::from(title.clone().unwrap_or_default()),
+                    )
+                })
+        }),
+    )
+}
+
+/// The last line of heading `i`'s section: the line before the next heading
+/// of the same or a higher level, or `last`.
+fn section_end(headings: &[(u8, String, usize, usize)], i: usize, last: usize) -> usize {
+    let Some(&(depth, ..)) = headings.get(i) else {
+        return last;
+    };
+    headings
+        .get(i + 1..)
+        .unwrap_or_default()
+        .iter()
+        .find(|h| h.0 <= depth)
+        .map_or(last, |h| h.2.saturating_sub(1))
+}
+
+/// How many block quote and list markers open a line.
+fn nesting(line: &str) -> usize {
+    let mut depth = 0;
+    let mut rest = line.trim_start();
+    loop {
+        if let Some(r) = rest.strip_prefix('>') {
+            depth += 1;
+            rest = r.trim_start();
+        } else if let Some(r) = ["- ", "* ", "+ "].iter().find_map(|m| rest.strip_prefix(m)) {
+            depth += 1;
+            rest = r.trim_start();
+        } else {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            match rest.get(digits..digits + 2) {
+                Some(". " | ") ") if digits > 0 => {
+                    depth += 1;
+                    rest = rest.get(digits + 2..).unwrap_or_default().trim_start();
+                }
+                _ => return depth,
+            }
+        }
+    }
+}
+
+/// Adds `line_shift` to every `line` and `offset` shift to every `offset`
+/// inside `position` objects of an mdast JSON tree (iteratively).
+fn shift_positions(tree: &mut Value, line_shift: usize, offset_shift: usize) {
+    let mut stack = vec![tree];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                if let Some(Value::Object(position)) = map.get_mut("position") {
+                    for point in ["start", "end"] {
+                        if let Some(Value::Object(p)) = position.get_mut(point) {
+                            bump(p.get_mut("line"), line_shift);
+                            bump(p.get_mut("offset"), offset_shift);
+                        }
+                    }
+                }
+                if let Some(children) = map.get_mut("children") {
+                    stack.push(children);
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+fn bump(value: Option<&mut Value>, by: usize) {
+    if let Some(v) = value
+        && let Some(n) = v.as_u64()
+    {
+        *v = Value::from(n + by as u64);
+    }
+}
+
+/// A fence being read: its character, length and opening line.
+struct OpenFence {
+    marker: u8,
+    len: usize,
+    entry: usize,
+}
+
+/// The index, in one pass over the lines; no content is kept but heading
+/// texts and reference definitions.
+fn build_index(reader: &dyn SpoolReader) -> Index {
+    let mut index = Index::default();
+    let mut fence: Option<OpenFence> = None;
+    let mut in_frontmatter = false;
+    // The current paragraph's first line and text, for setext headings.
+    let mut paragraph: Option<(usize, String)> = None;
+    for (i, raw) in reader.lines_from(0).enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(&raw);
+        if i == 0 && line.trim_end() == "---" {
+            in_frontmatter = true;
+            continue;
+        }
+        if in_frontmatter {
+            if matches!(line.trim_end(), "---" | "...") {
+                in_frontmatter = false;
+                index.frontmatter = Some((0, i));
+            }
+            continue;
+        }
+        if let Some(open) = &fence {
+            if closes(line, open) {
+                if let Some(entry) = index.code.get_mut(open.entry) {
+                    entry.end_line = i;
+                }
+                fence = None;
+            }
+            continue;
+        }
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let body = line.get(indent..).unwrap_or_default();
+        if indent <= 3
+            && let Some(open) = opens(body)
+        {
+            paragraph = None;
+            index.code.push(CodeEntry {
+                lang: open.1,
+                start_line: i,
+                end_line: i,
+            });
+            fence = Some(OpenFence {
+                marker: open.0.0,
+                len: open.0.1,
+                entry: index.code.len() - 1,
+            });
+            continue;
+        }
+        if indent <= 3
+            && let Some((depth, text)) = atx(body)
+        {
+            paragraph = None;
+            index.headings.push((depth, text, i, i + 1));
+            continue;
+        }
+        if indent <= 3
+            && let Some(depth) = setext_underline(body)
+            && let Some((first, text)) = paragraph.take()
+        {
+            index.headings.push((depth, text, first, i + 1));
+            continue;
+        }
+        if line.trim().is_empty() {
+            paragraph = None;
+            continue;
+        }
+        if indent <= 3
+            && let Some((label, url, title)) = definition(body)
+        {
+            index.definitions.entry(label).or_insert((url, title));
+            continue;
+        }
+        // A paragraph line can become a setext heading; list items, quotes
+        // and indented code cannot.
+        let plain = indent <= 3 && !starts_container(body);
+        match (&mut paragraph, plain) {
+            (Some((_, text)), _) => {
+                text.push(' ');
+                text.push_str(body.trim());
+            }
+            (None, true) => paragraph = Some((i, body.trim().to_owned())),
+            (None, false) => {}
+        }
+    }
+    // An unclosed fence runs to the last line.
+    if let Some(open) = fence
+        && let Some(entry) = index.code.get_mut(open.entry)
+    {
+        entry.end_line = reader.line_count().saturating_sub(1);
+    }
+    index
+}
+
+/// An opening fence: (marker, length) and the info string's first word.
+fn opens(body: &str) -> Option<((u8, usize), Option<String>)> {
+    let marker = *body.as_bytes().first()?;
+    if marker != b'`' && marker != b'~' {
+        return None;
+    }
+    let len = body.bytes().take_while(|&b| b == marker).count();
+    if len < 3 {
+        return None;
+    }
+    let info = body.get(len..).unwrap_or_default().trim();
+    if marker == b'`' && info.contains('`') {
+        return None;
+    }
+    Some((
+        (marker, len),
+        info.split_whitespace().next().map(str::to_owned),
+    ))
+}
+
+/// Whether `line` closes `fence`: the same character, at least as long,
+/// nothing after but spaces, indented at most three spaces.
+fn closes(line: &str, fence: &OpenFence) -> bool {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let body = line.get(indent..).unwrap_or_default();
+    let len = body.bytes().take_while(|&b| b == fence.marker).count();
+    indent <= 3 && len >= fence.len && body.get(len..).is_some_and(|r| r.trim().is_empty())
+}
+
+/// An ATX heading: depth and text (closing `#` run removed).
+fn atx(body: &str) -> Option<(u8, String)> {
+    let hashes = body.bytes().take_while(|&b| b == b'#').count();
+    if !(1..=6).contains(&hashes) {
+        return None;
+    }
+    let rest = body.get(hashes..).unwrap_or_default();
+    if !(rest.is_empty() || rest.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let mut text = rest.trim();
+    // A closing run of `#` counts only after a space (or as the whole text).
+    let without = text.trim_end_matches('#');
+    if without.is_empty() || without.ends_with([' ', '\t']) {
+        text = without.trim_end();
+    }
+    Some((u8::try_from(hashes).ok()?, text.to_owned()))
+}
+
+/// A setext underline: `=` gives 1, `-` gives 2.
+fn setext_underline(body: &str) -> Option<u8> {
+    let t = body.trim_end();
+    if t.is_empty() {
+        return None;
+    }
+    if t.bytes().all(|b| b == b'=') {
+        Some(1)
+    } else if t.bytes().all(|b| b == b'-') {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+fn starts_container(body: &str) -> bool {
+    if body.starts_with('>') || ["- ", "* ", "+ "].iter().any(|m| body.starts_with(m)) {
+        return true;
+    }
+    if matches!(body, "-" | "*" | "+") {
+        return true;
+    }
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && matches!(body.get(digits..digits + 1), Some("." | ")"))
+}
+
+/// A link reference definition on one line: `[label]: url "title"`.
+fn definition(body: &str) -> Option<(String, String, Option<String>)> {
+    let rest = body.strip_prefix('[')?;
+    let close = rest.find("]:")?;
+    let label = rest.get(..close)?;
+    if label.trim().is_empty() || label.contains(['[', ']']) {
+        return None;
+    }
+    let after = rest.get(close + 2..)?.trim();
+    let (url, title) = match after.split_once(char::is_whitespace) {
+        Some((url, title)) => {
+            let t = title.trim();
+            let title = t
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .or_else(|| t.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')))
+                .or_else(|| t.strip_prefix('(').and_then(|t| t.strip_suffix(')')))?;
+            (url, Some(title.to_owned()))
+        }
+        None => (after, None),
+    };
+    if url.is_empty() {
+        return None;
+    }
+    let url = url
+        .strip_prefix('<')
+        .and_then(|u| u.strip_suffix('>'))
+        .unwrap_or(url);
+    Some((normalize_label(label), url.to_owned(), title))
+}
+
+/// CommonMark label matching: case-folded, inner whitespace collapsed.
+fn normalize_label(label: &str) -> String {
+    label
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
