@@ -16,6 +16,7 @@ mod json;
 mod markdown;
 mod reader;
 mod tokens;
+mod tools;
 
 pub use artifact::SpooledArtifact;
 pub use error::ArtifactError;
@@ -27,6 +28,7 @@ pub use markdown::{
 };
 pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};
+pub use tools::{Artifact, Caps, ToolDefinition, ToolSet, forge_tools};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -1,0 +1,876 @@
+//! Forged tools (the seed's `forgeTools`): function-calling tool definitions
+//! over a set of artifacts, and the dispatcher that runs a model's call.
+
+use serde_json::{Map, Value, json};
+
+use crate::artifact::SpooledArtifact;
+use crate::error::ArtifactError;
+use crate::json::SpooledJsonArtifact;
+use crate::markdown::SpooledMarkdownArtifact;
+use crate::tokens::Encoding;
+
+/// One artifact of any kind.
+#[derive(Debug)]
+pub enum Artifact {
+    /// Plain text: the base tools only.
+    Text(SpooledArtifact),
+    /// JSON: the base tools and the `artifact_json_*` tools.
+    Json(SpooledJsonArtifact),
+    /// Markdown: the base tools and the `artifact_md_*` tools.
+    Markdown(SpooledMarkdownArtifact),
+}
+
+impl Artifact {
+    /// The line operations every artifact has.
+    pub fn base(&self) -> &SpooledArtifact {
+        match self {
+            Self::Text(a) => a,
+            Self::Json(a) => a.base(),
+            Self::Markdown(a) => a.base(),
+        }
+    }
+}
+
+/// Caps on what one call returns, so that one call cannot flood a context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// Lines of a line list (head, tail, cat, grep).
+    pub lines: usize,
+    /// Bytes of any result.
+    pub bytes: usize,
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        Self {
+            lines: 2000,
+            bytes: 64 * 1024,
+        }
+    }
+}
+
+/// What a tool's parameter accepts.
+#[derive(Debug, Clone, Copy)]
+enum Param {
+    /// An integer in `[min, max]`, with a default when omitted.
+    Int {
+        name: &'static str,
+        min: i64,
+        max: i64,
+        default: Option<i64>,
+        doc: &'static str,
+    },
+    /// A string of at most `max_len` bytes; `empty_is_omitted` when `""`
+    /// means the same as leaving it out.
+    Str {
+        name: &'static str,
+        required: bool,
+        max_len: usize,
+        empty_is_omitted: bool,
+        doc: &'static str,
+    },
+    /// One of a closed set of strings.
+    Enum {
+        name: &'static str,
+        values: &'static [&'static str],
+        default: &'static str,
+        doc: &'static str,
+    },
+}
+
+impl Param {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Int { name, .. } | Self::Str { name, .. } | Self::Enum { name, .. } => name,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Base,
+    Json,
+    Markdown,
+}
+
+struct Spec {
+    name: &'static str,
+    family: Family,
+    description: &'static str,
+    params: &'static [Param],
+}
+
+const LINE_START: Param = Param::Int {
+    name: "startLine",
+    min: 0,
+    max: i64::MAX,
+    default: None,
+    doc: "0-based first line (inclusive); default 0",
+};
+const LINE_END: Param = Param::Int {
+    name: "endLine",
+    min: 0,
+    max: i64::MAX,
+    default: None,
+    doc: "0-based end line (exclusive); default the line count",
+};
+const PATH: Param = Param::Str {
+    name: "path",
+    required: true,
+    max_len: crate::json::MAX_PATH_LEN,
+    empty_is_omitted: false,
+    doc: "a JSONPath (RFC 9535), e.g. `$.items[*].name` or `$..id`",
+};
+const DEPTH: Param = Param::Int {
+    name: "depth",
+    min: 1,
+    max: 6,
+    default: None,
+    doc: "only headings of this depth (1-6)",
+};
+
+const ENCODINGS: &[&str] = &[
+    "gpt2",
+    "r50k_base",
+    "p50k_base",
+    "p50k_edit",
+    "cl100k_base",
+    "o200k_base",
+    "claude",
+];
+
+const SPECS: &[Spec] = &[
+    Spec {
+        name: "artifact_head",
+        family: Family::Base,
+        description: "Return the first n lines of a tool result from this turn.",
+        params: &[Param::Int {
+            name: "n",
+            min: 1,
+            max: 2000,
+            default: Some(10),
+            doc: "number of lines",
+        }],
+    },
+    Spec {
+        name: "artifact_tail",
+        family: Family::Base,
+        description: "Return the last n lines of a tool result from this turn.",
+        params: &[Param::Int {
+            name: "n",
+            min: 1,
+            max: 2000,
+            default: Some(10),
+            doc: "number of lines",
+        }],
+    },
+    Spec {
+        name: "artifact_grep",
+        family: Family::Base,
+        description: "Return the lines of a tool result from this turn that match a regular expression (Rust regex syntax, no lookaround; each line matched on its own).",
+        params: &[
+            Param::Str {
+                name: "pattern",
+                required: true,
+                max_len: crate::grep::MAX_PATTERN_LEN,
+                empty_is_omitted: false,
+                doc: "the regular expression",
+            },
+            Param::Str {
+                name: "flags",
+                required: false,
+                max_len: 4,
+                empty_is_omitted: true,
+                doc: "a subset of `imsu` (i: ignore case); \"\" for none",
+            },
+        ],
+    },
+    Spec {
+        name: "artifact_cat",
+        family: Family::Base,
+        description: "Return lines [start, end) of a tool result from this turn (clamped to the line count).",
+        params: &[
+            Param::Int {
+                name: "start",
+                min: 0,
+                max: i64::MAX,
+                default: Some(0),
+                doc: "0-based first line (inclusive)",
+            },
+            Param::Int {
+                name: "end",
+                min: 0,
+                max: i64::MAX,
+                default: None,
+                doc: "0-based end line (exclusive); default the line count",
+            },
+        ],
+    },
+    Spec {
+        name: "artifact_byte_length",
+        family: Family::Base,
+        description: "Return the size in bytes of a tool result from this turn.",
+        params: &[],
+    },
+    Spec {
+        name: "artifact_line_count",
+        family: Family::Base,
+        description: "Return the number of lines of a tool result from this turn.",
+        params: &[],
+    },
+    Spec {
+        name: "artifact_estimate_tokens",
+        family: Family::Base,
+        description: "Return the number of tokens of a tool result from this turn under an encoding.",
+        params: &[Param::Enum {
+            name: "encoding",
+            values: ENCODINGS,
+            default: "o200k_base",
+            doc: "the tokenizer",
+        }],
+    },
+    Spec {
+        name: "artifact_json_type",
+        family: Family::Json,
+        description: "Return the format of a JSON tool result from this turn: json, json5, jsonl or ndjson.",
+        params: &[],
+    },
+    Spec {
+        name: "artifact_json_keys",
+        family: Family::Json,
+        description: "Return the top-level keys of a JSON tool result from this turn (for JSON Lines, of all records).",
+        params: &[],
+    },
+    Spec {
+        name: "artifact_json_length",
+        family: Family::Json,
+        description: "Return the number of records of a JSON tool result from this turn (1 for json/json5).",
+        params: &[],
+    },
+    Spec {
+        name: "artifact_json_get",
+        family: Family::Json,
+        description: "Return the values a JSONPath selects in a JSON tool result from this turn (for JSON Lines, in every record).",
+        params: &[PATH],
+    },
+    Spec {
+        name: "artifact_json_filter",
+        family: Family::Json,
+        description: "Return the records of a JSON tool result from this turn in which a JSONPath selects something; a path starting with `$[?` tests the record itself, e.g. `$[?@.status == 'active']`.",
+        params: &[PATH],
+    },
+    Spec {
+        name: "artifact_json_slice",
+        family: Family::Json,
+        description: "Return records [start, end) of a JSON Lines tool result from this turn (the root for json/json5).",
+        params: &[
+            Param::Int {
+                name: "start",
+                min: 0,
+                max: i64::MAX,
+                default: Some(0),
+                doc: "first record (inclusive)",
+            },
+            Param::Int {
+                name: "end",
+                min: 0,
+                max: i64::MAX,
+                default: None,
+                doc: "end record (exclusive); default the record count",
+            },
+        ],
+    },
+    Spec {
+        name: "artifact_json_pluck",
+        family: Family::Json,
+        description: "Return one field from every record of a JSON tool result from this turn, by JSONPath (e.g. `$.id`).",
+        params: &[PATH],
+    },
+    Spec {
+        name: "artifact_md_frontmatter",
+        family: Family::Markdown,
+        description: "Return the YAML front matter of a Markdown tool result from this turn, as JSON.",
+        params: &[],
+    },
+    Spec {
+        name: "artifact_md_headings",
+        family: Family::Markdown,
+        description: "Return the headings of a Markdown tool result from this turn, with their line ranges.",
+        params: &[DEPTH],
+    },
+    Spec {
+        name: "artifact_md_code_blocks",
+        family: Family::Markdown,
+        description: "Return the fenced code blocks of a Markdown tool result from this turn (language and line range; read them with artifact_cat).",
+        params: &[Param::Str {
+            name: "lang",
+            required: false,
+            max_len: 64,
+            empty_is_omitted: false,
+            doc: "only blocks of this language; \"\" for blocks with none",
+        }],
+    },
+    Spec {
+        name: "artifact_md_sections",
+        family: Family::Markdown,
+        description: "Return the sections of a Markdown tool result from this turn: heading, depth and body line range (read a body with artifact_cat).",
+        params: &[DEPTH],
+    },
+    Spec {
+        name: "artifact_md_links",
+        family: Family::Markdown,
+        description: "Return the links in lines [startLine, endLine) of a Markdown tool result from this turn.",
+        params: &[LINE_START, LINE_END],
+    },
+    Spec {
+        name: "artifact_md_images",
+        family: Family::Markdown,
+        description: "Return the images in lines [startLine, endLine) of a Markdown tool result from this turn.",
+        params: &[LINE_START, LINE_END],
+    },
+    Spec {
+        name: "artifact_md_text",
+        family: Family::Markdown,
+        description: "Return the plain text (markup removed) of lines [startLine, endLine) of a Markdown tool result from this turn.",
+        params: &[LINE_START, LINE_END],
+    },
+    Spec {
+        name: "artifact_md_ast",
+        family: Family::Markdown,
+        description: "Return the mdast syntax tree of lines [startLine, endLine) of a Markdown tool result from this turn (at most 1 MiB; bound the range with artifact_md_sections).",
+        params: &[LINE_START, LINE_END],
+    },
+];
+
+/// A tool definition: name, description and the JSON Schema of its
+/// arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDefinition {
+    /// The tool's name (`artifact_head`).
+    pub name: String,
+    /// What it does, for the model.
+    pub description: String,
+    /// The JSON Schema of its arguments (`callId` included).
+    pub parameters: Value,
+}
+
+/// The tools forged for a set of artifacts, and the dispatcher for calls.
+#[derive(Debug)]
+pub struct ToolSet<'a> {
+    artifacts: &'a [(String, Artifact)],
+    tools: Vec<(&'static Spec, Vec<&'a str>)>,
+    caps: Caps,
+}
+
+impl std::fmt::Debug for Spec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Forges the tools for `artifacts` (each with its `callId`): the base
+/// tools when there is any artifact, the `artifact_json_*` tools when there
+/// is a JSON one, the `artifact_md_*` tools when there is a Markdown one.
+/// Each tool's `callId` enum lists only the artifacts it works on.
+///
+/// ```
+/// use flexmd_artifact::{Artifact, MemoryReader, SpooledArtifact, forge_tools};
+///
+/// let artifacts = vec![("call_1".to_owned(), Artifact::Text(SpooledArtifact::new(MemoryReader::new("a\nb\nc"))))];
+/// let tools = forge_tools(&artifacts);
+/// assert_eq!(tools.definitions().len(), 7);
+/// assert_eq!(tools.call("artifact_tail", r#"{"callId": "call_1", "n": 2}"#).unwrap(), "b\nc");
+/// let err = tools.call("artifact_tail", r#"{"callId": "call_9"}"#).unwrap_err();
+/// assert_eq!(err.to_string(), "artifact_tail: `callId` must be one of \"call_1\" (got \"call_9\")");
+/// ```
+pub fn forge_tools(artifacts: &[(String, Artifact)]) -> ToolSet<'_> {
+    let mut tools = Vec::new();
+    for spec in SPECS {
+        let ids: Vec<&str> = artifacts
+            .iter()
+            .filter(|(_, a)| match spec.family {
+                Family::Base => true,
+                Family::Json => matches!(a, Artifact::Json(_)),
+                Family::Markdown => matches!(a, Artifact::Markdown(_)),
+            })
+            .map(|(id, _)| id.as_str())
+            .collect();
+        if !ids.is_empty() {
+            tools.push((spec, ids));
+        }
+    }
+    ToolSet {
+        artifacts,
+        tools,
+        caps: Caps::default(),
+    }
+}
+
+impl<'a> ToolSet<'a> {
+    /// The same tools with other result caps.
+    pub fn with_caps(mut self, caps: Caps) -> Self {
+        self.caps = caps;
+        self
+    }
+
+    /// The tool definitions, in the seed's order.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.tools
+            .iter()
+            .map(|(spec, ids)| ToolDefinition {
+                name: spec.name.to_owned(),
+                description: spec.description.to_owned(),
+                parameters: schema(spec, ids),
+            })
+            .collect()
+    }
+
+    /// The definitions in OpenAI's format
+    /// (`[{"type": "function", "function": {name, description, parameters}}]`).
+    pub fn to_openai(&self) -> Value {
+        Value::Array(
+            self.definitions()
+                .into_iter()
+                .map(|d| {
+                    json!({"type": "function", "function": {
+                        "name": d.name, "description": d.description, "parameters": d.parameters}})
+                })
+                .collect(),
+        )
+    }
+
+    /// The definitions in Anthropic's format
+    /// (`[{name, description, input_schema}]`).
+    pub fn to_anthropic(&self) -> Value {
+        Value::Array(
+            self.definitions()
+                .into_iter()
+                .map(|d| json!({"name": d.name, "description": d.description, "input_schema": d.parameters}))
+                .collect(),
+        )
+    }
+
+    /// Runs the tool `name` with `arguments` (JSON text, an object) and
+    /// returns the result as the model sees it: a string as is, a list of
+    /// lines joined with `\n` (`(empty list)` when empty), a number in
+    /// decimal, nothing as `(undefined)`, anything else as 2-space pretty
+    /// JSON; a result past the caps ends with a `[truncated: ...]` line.
+    /// Argument errors say what was wrong and what is allowed.
+    pub fn call(&self, name: &str, arguments: &str) -> Result<String, ArtifactError> {
+        let Some((spec, ids)) = self.tools.iter().find(|(s, _)| s.name == name) else {
+            let names: Vec<&str> = self.tools.iter().map(|(s, _)| s.name).collect();
+            return Err(ArtifactError::Call(format!(
+                "unknown tool `{name}`; the tools are {}",
+                names.join(", ")
+            )));
+        };
+        let args: Value = if arguments.trim().is_empty() {
+            Value::Object(Map::new())
+        } else {
+            serde_json::from_str(arguments).map_err(|e| {
+                ArtifactError::Call(format!("{name}: the arguments are not JSON: {e}"))
+            })?
+        };
+        let args = Args::check(spec, ids, &args)?;
+        let artifact = self
+            .artifacts
+            .iter()
+            .find(|(id, _)| id == args.call_id)
+            .map(|(_, a)| a)
+            .ok_or_else(|| {
+                ArtifactError::Call(format!("{name}: no artifact `{}`", args.call_id))
+            })?;
+        self.run(spec, &args, artifact)
+    }
+
+    fn run(
+        &self,
+        spec: &Spec,
+        args: &Args<'_>,
+        artifact: &Artifact,
+    ) -> Result<String, ArtifactError> {
+        let base = artifact.base();
+        let caps = self.caps;
+        let lines = |list: Vec<String>, total: Option<usize>| lines_result(list, total, caps);
+        let value = |v: &dyn erased::Serialize| value_result(v, caps);
+        let out = match spec.name {
+            "artifact_head" => {
+                let n = args.int("n").unwrap_or(10);
+                lines(base.head(n.min(caps.lines)), Some(n.min(base.line_count())))
+            }
+            "artifact_tail" => {
+                let n = args.int("n").unwrap_or(10);
+                let shown = n.min(caps.lines);
+                lines(base.tail(shown), Some(n.min(base.line_count())))
+            }
+            "artifact_cat" => {
+                let count = base.line_count();
+                let start = args.int("start").unwrap_or(0).min(count);
+                let end = args.int("end").unwrap_or(count).min(count).max(start);
+                lines(
+                    base.cat(Some(start), Some(end.min(start + caps.lines))),
+                    Some(end - start),
+                )
+            }
+            "artifact_grep" => {
+                let flags = args.str("flags").unwrap_or("");
+                let pattern = crate::grep::GrepPattern::new(
+                    args.str("pattern").unwrap_or_default(),
+                    crate::grep::GrepFlags::parse(flags)?,
+                )?;
+                let hits = base.grep_lines(&pattern, caps.lines + 1);
+                let more = hits.len() > caps.lines;
+                let shown: Vec<String> = hits
+                    .iter()
+                    .take(caps.lines)
+                    .filter_map(|&i| base.reader().line(i).map(|l| l.into_owned()))
+                    .collect();
+                let mut text = lines(shown, None);
+                if more {
+                    text.push_str(&format!(
+                        "\n[truncated: more than {} matching lines; make the pattern more specific]",
+                        caps.lines
+                    ));
+                }
+                text
+            }
+            "artifact_byte_length" => base.byte_length().to_string(),
+            "artifact_line_count" => base.line_count().to_string(),
+            "artifact_estimate_tokens" => {
+                let encoding: Encoding = args.str("encoding").unwrap_or("o200k_base").parse()?;
+                base.estimate_tokens(encoding).to_string()
+            }
+            _ => match artifact {
+                Artifact::Json(a) => match spec.name {
+                    "artifact_json_type" => a.json_type().name().to_owned(),
+                    "artifact_json_keys" => match a.json_keys()? {
+                        Some(keys) => lines(keys, None),
+                        None => "(undefined)".to_owned(),
+                    },
+                    "artifact_json_length" => a.json_length()?.to_string(),
+                    "artifact_json_get" | "artifact_json_pluck" => {
+                        value(&a.json_get(args.str("path").unwrap_or("$"))?)
+                    }
+                    "artifact_json_filter" => {
+                        value(&a.json_filter(args.str("path").unwrap_or("$"))?)
+                    }
+                    "artifact_json_slice" => {
+                        value(&a.json_slice(args.int("start"), args.int("end"))?)
+                    }
+                    _ => return Err(wrong_kind(spec)),
+                },
+                Artifact::Markdown(a) => {
+                    let (start, end) = (args.int("startLine"), args.int("endLine"));
+                    let depth = args.int("depth").and_then(|d| u8::try_from(d).ok());
+                    match spec.name {
+                        "artifact_md_frontmatter" => match a.md_frontmatter()? {
+                            Some(fm) => value(&fm),
+                            None => "(undefined)".to_owned(),
+                        },
+                        "artifact_md_headings" => value(&a.md_headings(depth)),
+                        "artifact_md_sections" => value(&a.md_sections(depth)),
+                        "artifact_md_code_blocks" => value(&a.md_code_blocks(args.str("lang"))),
+                        "artifact_md_links" => value(&a.md_links(start, end)),
+                        "artifact_md_images" => value(&a.md_images(start, end)),
+                        "artifact_md_text" => capped_text(a.md_text(start, end), caps),
+                        "artifact_md_ast" => value(&a.md_ast(start, end)?),
+                        _ => return Err(wrong_kind(spec)),
+                    }
+                }
+                Artifact::Text(_) => return Err(wrong_kind(spec)),
+            },
+        };
+        Ok(out)
+    }
+}
+
+fn wrong_kind(spec: &Spec) -> ArtifactError {
+    ArtifactError::Call(format!(
+        "{}: this artifact is not of the kind the tool reads",
+        spec.name
+    ))
+}
+
+/// Serialize through a trait object (a small local stand-in for
+/// `erased-serde`, enough for `serde_json::to_value`).
+mod erased {
+    pub(super) trait Serialize {
+        fn to_value(&self) -> Result<serde_json::Value, serde_json::Error>;
+    }
+    impl<T: serde::Serialize> Serialize for T {
+        fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
+            serde_json::to_value(self)
+        }
+    }
+}
+
+/// A list of lines as the seed serialises it, within the caps; `total` is
+/// how many lines the full answer has, when more than shown.
+fn lines_result(list: Vec<String>, total: Option<usize>, caps: Caps) -> String {
+    if list.is_empty() {
+        return "(empty list)".to_owned();
+    }
+    let shown = list.len();
+    let mut text = list.join("\n");
+    if text.is_empty() {
+        // One empty line is still a line: never answer with nothing.
+        text = "(1 empty line)".to_owned();
+    }
+    let mut out = cap_bytes(text, caps);
+    if let Some(total) = total
+        && total > shown
+    {
+        out.push_str(&format!(
+            "\n[truncated: {shown} of {total} lines shown; read the rest with artifact_cat]"
+        ));
+    }
+    out
+}
+
+fn value_result(value: &dyn erased::Serialize, caps: Caps) -> String {
+    let value = value.to_value().unwrap_or(Value::Null);
+    let text = match &value {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Array(items) if items.iter().all(Value::is_string) && !items.is_empty() => {
+            let list: Vec<String> = items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect();
+            return lines_result(list, None, caps);
+        }
+        Value::Array(items) if items.is_empty() => return "(empty list)".to_owned(),
+        Value::Null => return "(undefined)".to_owned(),
+        other => serde_json::to_string_pretty(other).unwrap_or_default(),
+    };
+    cap_bytes(text, caps)
+}
+
+fn capped_text(text: String, caps: Caps) -> String {
+    if text.is_empty() {
+        return "(empty)".to_owned();
+    }
+    cap_bytes(text, caps)
+}
+
+/// `text` cut at the last line break within `caps.bytes`, with a marker.
+fn cap_bytes(text: String, caps: Caps) -> String {
+    if text.len() <= caps.bytes {
+        return text;
+    }
+    let total = text.len();
+    let mut cut = caps.bytes;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let cut = text.get(..cut).and_then(|t| t.rfind('\n')).unwrap_or(cut);
+    format!(
+        "{}\n[truncated: {cut} of {total} bytes shown; narrow the query (a range, a path, a pattern)]",
+        text.get(..cut).unwrap_or_default()
+    )
+}
+
+/// Checked arguments of one call.
+struct Args<'v> {
+    call_id: &'v str,
+    values: &'v Map<String, Value>,
+    ints: Vec<(&'static str, usize)>,
+}
+
+impl<'v> Args<'v> {
+    fn check(spec: &Spec, ids: &[&str], args: &'v Value) -> Result<Self, ArtifactError> {
+        let name = spec.name;
+        let fail = |message: String| ArtifactError::Call(format!("{name}: {message}"));
+        let Value::Object(map) = args else {
+            return Err(fail("the arguments must be a JSON object".to_owned()));
+        };
+        for key in map.keys() {
+            if key != "callId" && !spec.params.iter().any(|p| p.name() == key) {
+                let allowed: Vec<String> = std::iter::once("callId")
+                    .chain(spec.params.iter().map(Param::name))
+                    .map(|n| format!("`{n}`"))
+                    .collect();
+                return Err(fail(format!(
+                    "unknown argument `{key}`; the arguments are {}",
+                    allowed.join(", ")
+                )));
+            }
+        }
+        let quoted = |ids: &[&str]| {
+            ids.iter()
+                .map(|i| format!("\"{i}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let call_id = match map.get("callId") {
+            Some(Value::String(id)) if ids.contains(&id.as_str()) => id.as_str(),
+            Some(other) => {
+                return Err(fail(format!(
+                    "`callId` must be one of {} (got {other})",
+                    quoted(ids)
+                )));
+            }
+            None => {
+                return Err(fail(format!(
+                    "`callId` is required: one of {}",
+                    quoted(ids)
+                )));
+            }
+        };
+        let mut ints = Vec::new();
+        for param in spec.params {
+            let value = map.get(param.name());
+            match (param, value) {
+                (
+                    Param::Int {
+                        name,
+                        min,
+                        max,
+                        default,
+                        ..
+                    },
+                    v,
+                ) => {
+                    let n = match v {
+                        None | Some(Value::Null) => match default {
+                            Some(d) => *d,
+                            None => continue,
+                        },
+                        Some(Value::Number(n)) => n.as_i64().ok_or_else(|| {
+                            fail(format!("`{name}` must be an integer (got {n})"))
+                        })?,
+                        Some(other) => {
+                            return Err(fail(format!("`{name}` must be an integer (got {other})")));
+                        }
+                    };
+                    if n < *min || n > *max {
+                        let range = if *max == i64::MAX {
+                            format!("at least {min}")
+                        } else {
+                            format!("between {min} and {max}")
+                        };
+                        return Err(fail(format!("`{name}` must be {range} (got {n})")));
+                    }
+                    ints.push((*name, usize::try_from(n).unwrap_or(usize::MAX)));
+                }
+                (
+                    Param::Str {
+                        name,
+                        required,
+                        max_len,
+                        ..
+                    },
+                    v,
+                ) => match v {
+                    None | Some(Value::Null) if *required => {
+                        return Err(fail(format!("`{name}` is required")));
+                    }
+                    None | Some(Value::Null) => {}
+                    Some(Value::String(s)) if s.len() > *max_len => {
+                        return Err(fail(format!(
+                            "`{name}` is {} bytes; at most {max_len}",
+                            s.len()
+                        )));
+                    }
+                    Some(Value::String(_)) => {}
+                    Some(other) => {
+                        return Err(fail(format!("`{name}` must be a string (got {other})")));
+                    }
+                },
+                (Param::Enum { name, values, .. }, v) => match v {
+                    None | Some(Value::Null) => {}
+                    Some(Value::String(s)) if s.is_empty() || values.contains(&s.as_str()) => {}
+                    Some(other) => {
+                        return Err(fail(format!(
+                            "`{name}` must be one of {} (got {other})",
+                            quoted(values)
+                        )));
+                    }
+                },
+            }
+        }
+        Ok(Self {
+            call_id,
+            values: map,
+            ints,
+        })
+    }
+
+    fn int(&self, name: &str) -> Option<usize> {
+        self.ints.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    }
+
+    /// A string argument; `""` is `None` where it means "omitted".
+    fn str(&self, name: &str) -> Option<&'v str> {
+        let s = self.values.get(name)?.as_str()?;
+        let omitted_when_empty = SPECS.iter().flat_map(|s| s.params).any(|p| {
+            matches!(p, Param::Str { name: n, empty_is_omitted: true, .. } if *n == name)
+                || matches!(p, Param::Enum { name: n, .. } if *n == name)
+        });
+        (!(s.is_empty() && omitted_when_empty)).then_some(s)
+    }
+}
+
+/// The JSON Schema of a tool's arguments.
+fn schema(spec: &Spec, ids: &[&str]) -> Value {
+    let mut properties = Map::new();
+    properties.insert(
+        "callId".to_owned(),
+        json!({"type": "string", "enum": ids, "description": "the id of the tool call whose result to read"}),
+    );
+    let mut required = vec![json!("callId")];
+    for param in spec.params {
+        let (name, schema) = match param {
+            Param::Int {
+                name,
+                min,
+                max,
+                default,
+                doc,
+            } => {
+                let mut s = Map::new();
+                s.insert("type".to_owned(), json!("integer"));
+                s.insert("minimum".to_owned(), json!(min));
+                if *max != i64::MAX {
+                    s.insert("maximum".to_owned(), json!(max));
+                }
+                if let Some(d) = default {
+                    s.insert("default".to_owned(), json!(d));
+                }
+                s.insert("description".to_owned(), json!(doc));
+                (name, Value::Object(s))
+            }
+            Param::Str {
+                name,
+                required: r,
+                max_len,
+                doc,
+                ..
+            } => {
+                if *r {
+                    required.push(json!(name));
+                }
+                (
+                    name,
+                    json!({"type": "string", "maxLength": max_len, "description": doc}),
+                )
+            }
+            Param::Enum {
+                name,
+                values,
+                default,
+                doc,
+            } => {
+                let mut all: Vec<&str> = values.to_vec();
+                all.push("");
+                (
+                    name,
+                    json!({"type": "string", "enum": all, "default": default,
+                    "description": format!("{doc}; \"\" for the default")}),
+                )
+            }
+        };
+        properties.insert((*name).to_owned(), schema);
+    }
+    json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+}
