@@ -47,6 +47,10 @@ pub(crate) enum CliError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Retry(Box<flexmd_schema::RetryError>),
+    /// An artifact that cannot be opened or read as its kind.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Artifact(#[from] flexmd_artifact::ArtifactError),
     /// A file the command would overwrite.
     #[error("{} exists", .0.display())]
     #[diagnostic(code(flexmd::exists), help("pass --force to replace it"))]
@@ -71,6 +75,7 @@ impl CliError {
             | Self::Schema(_)
             | Self::Retry(_)
             | Self::Exists(_)
+            | Self::Artifact(_)
             | Self::Usage(_) => ExitCode::from(2),
             Self::InvalidJson(_) | Self::Stdout(_) | Self::Serialize(_) => ExitCode::from(1),
         }

@@ -4,6 +4,7 @@
 //! to stdout or a diagnostic to stderr. Exit codes: 0 success, 1 the input
 //! was read but is invalid, 2 usage error or unreadable input.
 
+mod artifact;
 mod detect;
 mod error;
 mod frames;
@@ -98,6 +99,13 @@ enum Command {
     /// Ask a model (any command) for an answer, validate it against a schema
     /// or an Output Format Spec, and retry with hints; prints the valid data.
     Run(schema::RunArgs),
+    /// Run one artifact operation on a file, printing exactly what the
+    /// forged tool would return (`flexmd artifact tail big.log n=20`).
+    Artifact(artifact::ArtifactArgs),
+    /// Print the tool definitions forged for these files.
+    Tools(artifact::ToolsArgs),
+    /// Run one tool call on these files and print its result text.
+    Call(artifact::CallArgs),
 }
 
 fn main() -> ExitCode {
@@ -143,6 +151,9 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Json { file, all, repairs } => detect::json(file.as_deref(), all, repairs),
         Command::Schema(command) => schema::run(command, &cli.config),
         Command::Run(args) => schema::run_model(args, &cli.config),
+        Command::Artifact(args) => artifact::artifact(args),
+        Command::Tools(args) => artifact::tools(args),
+        Command::Call(args) => artifact::call(args),
     }
 }
 

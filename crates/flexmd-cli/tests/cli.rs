@@ -920,6 +920,141 @@ mod schema {
     }
 }
 
+mod artifact {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn stdout(out: &std::process::Output) -> String {
+        String::from_utf8(out.stdout.clone()).unwrap()
+    }
+
+    #[test]
+    fn operations_print_what_the_tool_returns() {
+        let md = example("responses/clean.md");
+        let out = flexmd()
+            .args(["artifact", "head", &md, "n=2"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(
+            stdout(&out),
+            "## Short answer\nUse PostgreSQL for the order service.\n"
+        );
+        let out = flexmd()
+            .args(["artifact", "grep", &md, "^## ", "i"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert!(
+            stdout(&out).starts_with("## Short answer\n## Long answer\n"),
+            "{}",
+            stdout(&out)
+        );
+        let out = flexmd()
+            .args(["artifact", "md-sections", &md, "depth=2"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let sections: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(sections[0]["heading"], json!("Short answer"));
+        flexmd()
+            .args(["artifact", "line-count", &md])
+            .assert()
+            .success()
+            .stdout("23\n");
+        flexmd()
+            .args(["artifact", "cat", &md, "start=0", "end=1"])
+            .assert()
+            .success()
+            .stdout("## Short answer\n");
+    }
+
+    #[test]
+    fn json_operations_on_a_jsonl_file() {
+        let dir = std::env::temp_dir().join(format!("flexmd-cli-artifact-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("events.jsonl");
+        std::fs::write(
+            &path,
+            "{\"id\": 1, \"ok\": true}\n{\"id\": 2, \"ok\": false}\n",
+        )
+        .unwrap();
+        let file = path.display().to_string();
+        flexmd()
+            .args(["artifact", "json-type", &file])
+            .assert()
+            .success()
+            .stdout("jsonl\n");
+        flexmd()
+            .args(["artifact", "json-length", &file])
+            .assert()
+            .success()
+            .stdout("2\n");
+        let out = flexmd()
+            .args(["artifact", "json-filter", &file, "$[?@.ok == false]"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(
+            serde_json::from_str::<Value>(&stdout(&out)).unwrap(),
+            json!([{"id": 2, "ok": false}])
+        );
+        // The same file as text has no JSON tools.
+        flexmd()
+            .args(["artifact", "json-type", &file, "--as", "text"])
+            .assert()
+            .code(2);
+        let out = flexmd()
+            .args(["artifact", "json-get", &file, "$.id["])
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("invalid JSONPath: "));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn tools_and_call() {
+        let md = example("responses/clean.md");
+        let log = example("frames/chat.md");
+        let out = flexmd()
+            .args(["tools", &md, &log, "--format", "anthropic"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let tools: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(tools.as_array().unwrap().len(), 15);
+        assert_eq!(
+            tools[0]["input_schema"]["properties"]["callId"]["enum"],
+            json!([md, log])
+        );
+        let call = json!({"name": "artifact_line_count", "arguments": {"callId": log}}).to_string();
+        flexmd()
+            .args(["call", &md, &log, "--call", &call])
+            .assert()
+            .success()
+            .stdout("33\n");
+        let bad =
+            json!({"name": "artifact_head", "arguments": "{\"callId\": \"nope\"}"}).to_string();
+        let out = flexmd()
+            .args(["call", &md, "--call", &bad])
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .starts_with("artifact_head: `callId` must be one of")
+        );
+    }
+}
+
 mod regression {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
