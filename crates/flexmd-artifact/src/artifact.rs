@@ -87,7 +87,13 @@ impl SpooledArtifact {
     /// The indexes of the lines that match, at most `limit` of them.
     pub fn grep_lines(&self, pattern: &GrepPattern, limit: usize) -> Vec<usize> {
         let reader = self.reader.as_ref();
-        pattern.matching_lines(reader.bytes(), |offset| reader.line_of(offset), limit)
+        pattern.matching_lines(
+            reader.bytes(),
+            |offset| reader.line_of(offset),
+            limit,
+            crate::reader::WINDOW,
+            &|range| reader.release(range),
+        )
     }
 
     /// The number of bytes, as stored.
@@ -103,7 +109,9 @@ impl SpooledArtifact {
     /// The number of tokens of the whole content under `encoding`, counted
     /// in chunks cut at whitespace, so memory stays bounded.
     pub fn estimate_tokens(&self, encoding: Encoding) -> usize {
-        count_tokens(self.reader.bytes(), encoding)
+        let count = count_tokens(self.reader.bytes(), encoding);
+        self.reader.release(0..self.reader.byte_len());
+        count
     }
 
     /// The whole content, byte-faithful (line endings kept) where it is

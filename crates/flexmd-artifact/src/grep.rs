@@ -134,21 +134,44 @@ impl GrepPattern {
         bytes: &[u8],
         line_of: impl Fn(usize) -> usize,
         limit: usize,
+        window: usize,
+        release: &dyn Fn(std::ops::Range<usize>),
     ) -> Vec<usize> {
         let mut lines = Vec::new();
-        let mut at = 0;
-        while at <= bytes.len() && lines.len() < limit {
-            let input = regex_automata::Input::new(bytes).range(at..);
-            let Some(m) = self.regex.find(input) else {
-                break;
+        // Search window by window; each window ends at a line break (no
+        // match crosses one) and is released once searched.
+        let mut start = 0;
+        while start < bytes.len() && lines.len() < limit {
+            let target = (start + window.max(1)).min(bytes.len());
+            let end = match memchr::memrchr(b'\n', bytes.get(start..target).unwrap_or_default()) {
+                Some(nl) if target < bytes.len() => start + nl + 1,
+                _ => bytes.len(),
             };
-            let line = line_of(m.start());
-            lines.push(line);
-            // Resume at the next line: one hit per line.
-            at = match memchr::memchr(b'\n', bytes.get(m.start()..).unwrap_or_default()) {
-                Some(nl) => m.start() + nl + 1,
-                None => break,
-            };
+            let mut at = start;
+            while at < end && lines.len() < limit {
+                let input = regex_automata::Input::new(bytes).range(at..end);
+                // A match at `end` belongs to the next window (or, at the
+                // very end, to the final empty line, checked below).
+                let Some(m) = self.regex.find(input).filter(|m| m.start() < end) else {
+                    break;
+                };
+                lines.push(line_of(m.start()));
+                // Resume at the next line: one hit per line.
+                at = match memchr::memchr(b'\n', bytes.get(m.start()..end).unwrap_or_default()) {
+                    Some(nl) => m.start() + nl + 1,
+                    None => end + 1,
+                };
+            }
+            release(start..end);
+            start = end;
+        }
+        // Empty content has no lines; an empty last line (after a final
+        // `\n`) can still match, e.g. `^$`.
+        if lines.len() < limit && bytes.last() == Some(&b'\n') {
+            let input = regex_automata::Input::new(bytes).range(bytes.len()..);
+            if self.regex.find(input).is_some() {
+                lines.push(line_of(bytes.len()));
+            }
         }
         lines
     }
@@ -219,7 +242,40 @@ mod tests {
                     .count()
             },
             usize::MAX,
+            crate::reader::WINDOW,
+            &|_| {},
         )
+    }
+
+    #[test]
+    fn small_windows_find_what_one_window_finds() {
+        let text = "alpha\n\nbeta gamma\nalphabet\n\nlong line with alpha inside it\nend\n";
+        let bytes = text.as_bytes();
+        let line_of = |o: usize| {
+            bytes
+                .get(..o)
+                .unwrap()
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+        };
+        for pattern in ["alpha", "^$", "a$", "^[a-z]+$", "e"] {
+            let p = GrepPattern::new(pattern, GrepFlags::default()).unwrap();
+            let whole = p.matching_lines(bytes, line_of, usize::MAX, usize::MAX, &|_| {});
+            for window in [1, 3, 7, 16] {
+                let released = std::cell::RefCell::new(Vec::new());
+                let windowed = p.matching_lines(bytes, line_of, usize::MAX, window, &|r| {
+                    released.borrow_mut().push(r)
+                });
+                assert_eq!(windowed, whole, "{pattern} with windows of {window}");
+                assert_eq!(released.borrow().last().map(|r| r.end), Some(bytes.len()));
+            }
+        }
+        let p = GrepPattern::new("^$", GrepFlags::default()).unwrap();
+        assert_eq!(
+            p.matching_lines(bytes, line_of, usize::MAX, 5, &|_| {}),
+            [1, 4, 7]
+        );
     }
 
     #[test]

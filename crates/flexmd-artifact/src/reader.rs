@@ -11,6 +11,10 @@ use crate::error::ArtifactError;
 /// between are found by scanning at most this many line breaks (`memchr`).
 const CHECKPOINT: usize = 64;
 
+/// Full scans go through the bytes in windows of this size (16 MiB), releasing each
+/// behind them (so a mapped file's pages do not pile up in memory).
+pub(crate) const WINDOW: usize = 16 << 20;
+
 /// Line positions of a byte buffer, by the seed's rules: lines split on
 /// `\n` only (a `\r` stays in its line), empty content has no lines, and a
 /// trailing `\n` gives a final empty line. Keeps one offset per 64 lines
@@ -23,26 +27,33 @@ pub(crate) struct LineIndex {
 }
 
 impl LineIndex {
-    /// Builds the index in one pass over `bytes`, calling `progress` with
-    /// the bytes scanned every 64 MiB.
-    pub(crate) fn build(bytes: &[u8], progress: &mut dyn FnMut(usize)) -> Self {
+    /// Builds the index in one pass over `bytes`, a window at a time: after
+    /// each window, `progress` gets the bytes scanned and `release` the
+    /// window (a mapped file drops those pages again).
+    pub(crate) fn build(
+        bytes: &[u8],
+        progress: &mut dyn FnMut(usize),
+        release: &dyn Fn(Range<usize>),
+    ) -> Self {
         if bytes.is_empty() {
             return Self::default();
         }
         let mut checkpoints = vec![0u64];
         let mut lines = 1usize;
-        let mut next_report = 64 << 20;
-        for nl in memchr::memchr_iter(b'\n', bytes) {
-            // Line number `lines` starts after this break.
-            let start = nl + 1;
-            if lines.is_multiple_of(CHECKPOINT) {
-                checkpoints.push(start as u64);
+        let mut window = 0;
+        while window < bytes.len() {
+            let end = (window + WINDOW).min(bytes.len());
+            for nl in memchr::memchr_iter(b'\n', bytes.get(window..end).unwrap_or_default()) {
+                // Line number `lines` starts after this break.
+                let start = window + nl + 1;
+                if lines.is_multiple_of(CHECKPOINT) {
+                    checkpoints.push(start as u64);
+                }
+                lines += 1;
             }
-            lines += 1;
-            if nl >= next_report {
-                progress(nl);
-                next_report += 64 << 20;
-            }
+            release(window..end);
+            progress(end);
+            window = end;
         }
         Self { checkpoints, lines }
     }
@@ -102,6 +113,11 @@ pub trait SpoolReader: Send + Sync {
     /// The line holding byte `offset`.
     fn line_of(&self, offset: usize) -> usize;
 
+    /// Says that `range` will not be read again soon: a mapped file drops
+    /// its pages from memory (they are read again from the file if needed).
+    /// Full scans call it behind them. A no-op for memory.
+    fn release(&self, _range: Range<usize>) {}
+
     /// The byte length.
     fn byte_len(&self) -> usize {
         self.bytes().len()
@@ -141,6 +157,7 @@ impl dyn SpoolReader + '_ {
         Lines {
             reader: self,
             at,
+            released: at,
             left: self.line_count().saturating_sub(start),
         }
     }
@@ -150,6 +167,8 @@ impl dyn SpoolReader + '_ {
 pub struct Lines<'a> {
     reader: &'a dyn SpoolReader,
     at: usize,
+    /// Bytes before this were released to the reader.
+    released: usize,
     left: usize,
 }
 
@@ -175,6 +194,14 @@ impl<'a> Iterator for Lines<'a> {
         let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
         let line = rest.get(..len).unwrap_or_default();
         self.at += len + 1;
+        if self.at - self.released >= WINDOW {
+            // Release whole pages behind the line just read.
+            let end = self.at.saturating_sub(len + 1) & !0xFFF;
+            if end > self.released {
+                self.reader.release(self.released..end);
+                self.released = end;
+            }
+        }
         Some(String::from_utf8_lossy(line))
     }
 }
@@ -198,7 +225,7 @@ impl MemoryReader {
     /// Indexes `content` (a `String`, `&str`, `Vec<u8>` or `&[u8]`).
     pub fn new(content: impl Into<Vec<u8>>) -> Self {
         let bytes = content.into();
-        let index = LineIndex::build(&bytes, &mut |_| {});
+        let index = LineIndex::build(&bytes, &mut |_| {}, &|_| {});
         Self { bytes, index }
     }
 }
@@ -252,12 +279,16 @@ impl FileReader {
         } else {
             Some(map_file(&file).map_err(io)?)
         };
-        let index = LineIndex::build(map.as_deref().unwrap_or_default(), progress);
+        let index = LineIndex::build(map.as_deref().unwrap_or_default(), progress, &|range| {
+            if let Some(map) = &map {
+                release_pages(map, range);
+            }
+        });
         Ok(Self { map, index })
     }
 }
 
-/// The one `unsafe` block of the workspace.
+/// One of the two `unsafe` blocks of the workspace (with `release_pages`).
 #[allow(
     unsafe_code,
     reason = "mapping a file is the only way to read 1 GB lazily"
@@ -272,9 +303,36 @@ fn map_file(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
     unsafe { memmap2::Mmap::map(file) }
 }
 
+/// Drops the resident pages of `range` (whole pages inside it).
+#[allow(
+    unsafe_code,
+    reason = "MADV_DONTNEED keeps full scans of large files out of memory"
+)]
+fn release_pages(map: &memmap2::Mmap, range: Range<usize>) {
+    const PAGE: usize = 4096;
+    let start = range.start.div_ceil(PAGE) * PAGE;
+    let end = range.end.min(map.len()) / PAGE * PAGE;
+    if end <= start {
+        return;
+    }
+    // SAFETY: the mapping is a read-only mapping of a file that we never
+    // write through, so MADV_DONTNEED only drops clean pages: the next read
+    // of the range faults them in again from the file, with the same bytes.
+    // Slices borrowed from the map stay valid (the mapping itself is not
+    // changed). A failure only means the pages stay resident.
+    let _ = unsafe {
+        map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+    };
+}
+
 impl SpoolReader for FileReader {
     fn bytes(&self) -> &[u8] {
         self.map.as_deref().unwrap_or_default()
+    }
+    fn release(&self, range: Range<usize>) {
+        if let Some(map) = &self.map {
+            release_pages(map, range);
+        }
     }
     fn line_count(&self) -> usize {
         self.index.line_count()

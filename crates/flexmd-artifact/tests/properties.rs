@@ -1,0 +1,78 @@
+//! Properties: line views agree with a plain split, grep over the whole
+//! buffer agrees with grep line by line, and nothing panics on messy input.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use flexmd_artifact::{
+    GrepFlags, GrepPattern, JsonFormat, MemoryReader, SpooledArtifact, SpooledJsonArtifact,
+    SpooledMarkdownArtifact,
+};
+use proptest::prelude::*;
+
+fn messy() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "a", "b", "ab", " ", "\n", "\r\n", "\r", "#", "## x", "```", "~~~", "---", "[l](u)", "{",
+        "}", "\"", ":", "1", "é", "\u{feff}", "> ", "- ", "\t",
+    ]);
+    prop::collection::vec(pieces, 0..80).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn lines_are_a_split_on_newline(text in messy()) {
+        let a = SpooledArtifact::new(MemoryReader::new(text.clone()));
+        let expected: Vec<String> = if text.is_empty() {
+            Vec::new()
+        } else {
+            text.split('\n').map(str::to_owned).collect()
+        };
+        prop_assert_eq!(a.line_count(), expected.len());
+        prop_assert_eq!(a.cat(None, None), expected.clone());
+        prop_assert_eq!(a.tail(3), expected[expected.len().saturating_sub(3)..].to_vec());
+        prop_assert_eq!(a.as_string(), text);
+    }
+
+    #[test]
+    fn whole_buffer_grep_is_per_line_grep(
+        text in messy(),
+        pattern in prop::sample::select(vec!["a", "^a", "b$", "^$", "a.b", "[^x]+", "\\s", "(a|b)+$", "é"]),
+    ) {
+        let a = SpooledArtifact::new(MemoryReader::new(text.clone()));
+        let p = GrepPattern::new(pattern, GrepFlags::default()).unwrap();
+        let per_line: Vec<String> = if text.is_empty() { Vec::new() } else {
+            text.split('\n')
+                .filter(|line| {
+                    let one = SpooledArtifact::new(MemoryReader::new(line.to_string()));
+                    line.is_empty() && pattern == "^$" || !one.grep_lines(&p, 1).is_empty()
+                })
+                .map(str::to_owned)
+                .collect()
+        };
+        prop_assert_eq!(a.grep(pattern, "").unwrap(), per_line);
+    }
+
+    #[test]
+    fn nothing_panics(text in messy(), path in prop::sample::select(vec!["$", "$..*", "$.a", "$[0]", "$[?@ > 1]", "$[", ""])) {
+        let md = SpooledMarkdownArtifact::new(MemoryReader::new(text.clone()));
+        let _ = md.md_sections(None);
+        let _ = md.md_code_blocks(None);
+        let _ = md.md_frontmatter();
+        let _ = md.md_links(None, None);
+        let _ = md.md_text(Some(1), Some(5));
+        let _ = md.md_ast(None, None);
+        if let Ok(json) = SpooledJsonArtifact::new(MemoryReader::new(text.clone()), None) {
+            let _ = json.json_get(path);
+            let _ = json.json_keys();
+        }
+        let hinted = SpooledJsonArtifact::new(MemoryReader::new(text), Some(JsonFormat::Jsonl)).unwrap();
+        let _ = hinted.json_filter(path);
+        let _ = hinted.json_slice(Some(1), None);
+    }
+}
