@@ -31,13 +31,17 @@ measure "flexmd artifact line-count"         $flexmd artifact line-count "$data/
 measure "flexmd artifact head"               $flexmd artifact head "$data/log.txt" n=10
 measure "flexmd artifact tail"               $flexmd artifact tail "$data/log.txt" n=10
 measure "flexmd artifact cat (1000 lines mid-file)" $flexmd artifact cat "$data/log.txt" start=5000000 end=5001000
-measure "grep FATAL (GNU grep)"              grep FATAL "$data/log.txt"
+# `grep -c`: GNU grep stops at the first match when its output is /dev/null.
+measure "grep -c FATAL (GNU grep)"           grep -c FATAL "$data/log.txt"
 measure "flexmd artifact grep FATAL"         $flexmd artifact grep "$data/log.txt" FATAL
-measure "grep -i 'fatal.*served' (GNU grep)" grep -i 'fatal.*served' "$data/log.txt"
+measure "grep -ci 'fatal.*served' (GNU grep)" grep -ci 'fatal.*served' "$data/log.txt"
 measure "flexmd artifact grep 'fatal.*served' i" $flexmd artifact grep "$data/log.txt" 'fatal.*served' i
 echo "== events.jsonl"
 measure "jq -c .id"                          jq -c .id "$data/events.jsonl"
 measure "json_pluck \$.id (library, all values)" target/release/examples/json_pluck "$data/events.jsonl" '$.id'
+measure "json_pluck \$.kind (library, all values)" target/release/examples/json_pluck "$data/events.jsonl" '$.kind'
+measure "jq -c .kind"                        jq -c .kind "$data/events.jsonl"
+measure "flexmd artifact json-pluck (tool, capped)" $flexmd artifact json-pluck "$data/events.jsonl" '$.id'
 echo "== doc.md"
 measure "flexmd artifact md-sections depth=2" $flexmd artifact md-sections "$data/doc.md" depth=2
 measure "flexmd artifact md-headings"        $flexmd artifact md-headings "$data/doc.md"

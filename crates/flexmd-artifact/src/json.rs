@@ -171,20 +171,44 @@ impl SpooledJsonArtifact {
     /// The values `path` (JSONPath, RFC 9535) selects: in the root, or in
     /// each record in turn, concatenated in record order. Always a list.
     pub fn json_get(&self, path: &str) -> Result<Vec<Value>, ArtifactError> {
-        let path = compile_path(path)?;
+        self.json_get_limited(path, usize::MAX)
+    }
+
+    /// [`SpooledJsonArtifact::json_get`], stopping after `limit` values
+    /// (JSON Lines are then read no further).
+    pub(crate) fn json_get_limited(
+        &self,
+        path: &str,
+        limit: usize,
+    ) -> Result<Vec<Value>, ArtifactError> {
+        let compiled = compile_path(path)?;
         if !self.format.is_lines() {
-            return Ok(path
+            return Ok(compiled
                 .query(self.root()?)
                 .all()
                 .into_iter()
+                .take(limit)
                 .cloned()
                 .collect());
         }
         let mut out = Vec::new();
+        if let Some(names) = member_chain(path) {
+            // `$.a.b`: read only the members on the way and skip the rest of
+            // each record without building it (the nodes JSONPath selects:
+            // none where a member is missing or not an object).
+            self.each_line(|i, line| {
+                let value = pluck_members(line, &names)
+                    .map_err(|e| ArtifactError::Json(format!("line {} is not JSON: {e}", i + 1)))?;
+                out.extend(value);
+                Ok(out.len() < limit)
+            })?;
+            return Ok(out);
+        }
         self.each_record(|record| {
-            out.extend(path.query(&record).all().into_iter().cloned());
-            true
+            out.extend(compiled.query(&record).all().into_iter().cloned());
+            out.len() < limit
         })?;
+        out.truncate(limit);
         Ok(out)
     }
 
@@ -211,6 +235,15 @@ impl SpooledJsonArtifact {
     /// assert_eq!(a.json_filter("$[?@.status == 'active']").unwrap(), [json!({"id": 1, "status": "active"})]);
     /// ```
     pub fn json_filter(&self, path: &str) -> Result<Vec<Value>, ArtifactError> {
+        self.json_filter_limited(path, usize::MAX)
+    }
+
+    /// [`SpooledJsonArtifact::json_filter`], stopping after `limit` records.
+    pub(crate) fn json_filter_limited(
+        &self,
+        path: &str,
+        limit: usize,
+    ) -> Result<Vec<Value>, ArtifactError> {
         let tests_record = path.trim_start().starts_with("$[?");
         let path = compile_path(path)?;
         let keeps = |record: &Value| -> bool {
@@ -234,7 +267,7 @@ impl SpooledJsonArtifact {
             if keeps(&record) {
                 out.push(record);
             }
-            true
+            out.len() < limit
         })?;
         Ok(out)
     }
@@ -347,6 +380,133 @@ fn parse_json5(text: &str) -> Result<Value, String> {
         ));
     }
     json5::from_str(text).map_err(|e| format!("the artifact is not valid JSON5: {e}"))
+}
+
+/// The member names of a path made only of name selectors (`$.a.b`,
+/// `$['a']`), which the fast path reads without building records.
+fn member_chain(path: &str) -> Option<Vec<String>> {
+    let mut rest = path.strip_prefix('$')?;
+    let mut names = Vec::new();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let len = r
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(r.len());
+            let name = r.get(..len)?;
+            if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                return None;
+            }
+            names.push(name.to_owned());
+            rest = r.get(len..)?;
+        } else if let Some(r) = rest.strip_prefix("['") {
+            let end = r.find("']")?;
+            let name = r.get(..end)?;
+            if name.contains(['\\', '\'']) {
+                return None;
+            }
+            names.push(name.to_owned());
+            rest = r.get(end + 2..)?;
+        } else {
+            return None;
+        }
+    }
+    (!names.is_empty()).then_some(names)
+}
+
+/// The value at `names` in the JSON text `line`, or `None` where a member
+/// is missing or the value on the way is not an object.
+fn pluck_members(line: &str, names: &[String]) -> Result<Option<Value>, serde_json::Error> {
+    let mut current: &str = line;
+    for name in names {
+        let mut de = serde_json::Deserializer::from_str(current);
+        let found = serde::Deserializer::deserialize_any(&mut de, member::Find { name })?;
+        de.end()?;
+        match found {
+            Some(raw) => current = raw.get(),
+            None => return Ok(None),
+        }
+    }
+    serde_json::from_str(current).map(Some)
+}
+
+/// Serde visitors that find one member of an object and skip the rest.
+mod member {
+    use std::fmt;
+
+    use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::value::RawValue;
+
+    /// Finds member `name` (the last one, as `serde_json::Value` keeps).
+    pub(super) struct Find<'n> {
+        pub(super) name: &'n str,
+    }
+
+    impl<'de> Visitor<'de> for Find<'_> {
+        type Value = Option<&'de RawValue>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(is_it) = map.next_key_seed(KeyIs(self.name))? {
+                if is_it {
+                    found = Some(map.next_value::<&'de RawValue>()?);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+
+    /// Whether a key is `name`, without allocating it.
+    struct KeyIs<'n>(&'n str);
+
+    impl<'de> DeserializeSeed<'de> for KeyIs<'_> {
+        type Value = bool;
+
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for KeyIs<'_> {
+        type Value = bool;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object key")
+        }
+
+        fn visit_str<E>(self, key: &str) -> Result<bool, E> {
+            Ok(key == self.0)
+        }
+    }
 }
 
 /// A JSONPath, after the length and nesting guard.

@@ -493,6 +493,21 @@ impl<'a> ToolSet<'a> {
         let caps = self.caps;
         let lines = |list: Vec<String>, total: Option<usize>| lines_result(list, total, caps);
         let value = |v: &dyn erased::Serialize| value_result(v, caps);
+        // A list is cut to the line cap before it is serialised, so a huge
+        // result never becomes a huge JSON tree; `total` when known.
+        let list = |items: &dyn ErasedList, total: Option<usize>| {
+            let shown = items.len().min(caps.lines);
+            let mut out = value_result(&items.prefix(shown), caps);
+            if items.len() > shown {
+                out.push_str(&match total {
+                    Some(total) => {
+                        format!("\n[truncated: {shown} of {total} items shown; narrow the query]")
+                    }
+                    None => format!("\n[truncated: more than {shown} items; narrow the query]"),
+                });
+            }
+            out
+        };
         let out = match spec.name {
             "artifact_head" => {
                 let n = args.int("n").unwrap_or(10);
@@ -549,13 +564,19 @@ impl<'a> ToolSet<'a> {
                     },
                     "artifact_json_length" => a.json_length()?.to_string(),
                     "artifact_json_get" | "artifact_json_pluck" => {
-                        value(&a.json_get(args.str("path").unwrap_or("$"))?)
+                        let path = args.str("path").unwrap_or("$");
+                        list(&a.json_get_limited(path, caps.lines + 1)?, None)
                     }
                     "artifact_json_filter" => {
-                        value(&a.json_filter(args.str("path").unwrap_or("$"))?)
+                        let path = args.str("path").unwrap_or("$");
+                        list(&a.json_filter_limited(path, caps.lines + 1)?, None)
                     }
                     "artifact_json_slice" => {
-                        value(&a.json_slice(args.int("start"), args.int("end"))?)
+                        let start = args.int("start").unwrap_or(0);
+                        let end = args.int("end").map_or(start + caps.lines + 1, |e| {
+                            e.min(start.saturating_add(caps.lines + 1))
+                        });
+                        list(&a.json_slice(Some(start), Some(end))?, None)
                     }
                     _ => return Err(wrong_kind(spec)),
                 },
@@ -567,11 +588,26 @@ impl<'a> ToolSet<'a> {
                             Some(fm) => value(&fm),
                             None => "(undefined)".to_owned(),
                         },
-                        "artifact_md_headings" => value(&a.md_headings(depth)),
-                        "artifact_md_sections" => value(&a.md_sections(depth)),
-                        "artifact_md_code_blocks" => value(&a.md_code_blocks(args.str("lang"))),
-                        "artifact_md_links" => value(&a.md_links(start, end)),
-                        "artifact_md_images" => value(&a.md_images(start, end)),
+                        "artifact_md_headings" => {
+                            let all = a.md_headings(depth);
+                            list(&all, Some(all.len()))
+                        }
+                        "artifact_md_sections" => {
+                            let all = a.md_sections(depth);
+                            list(&all, Some(all.len()))
+                        }
+                        "artifact_md_code_blocks" => {
+                            let all = a.md_code_blocks(args.str("lang"));
+                            list(&all, Some(all.len()))
+                        }
+                        "artifact_md_links" => {
+                            let all = a.md_links(start, end);
+                            list(&all, Some(all.len()))
+                        }
+                        "artifact_md_images" => {
+                            let all = a.md_images(start, end);
+                            list(&all, Some(all.len()))
+                        }
                         "artifact_md_text" => capped_text(a.md_text(start, end), caps),
                         "artifact_md_ast" => value(&a.md_ast(start, end)?),
                         _ => return Err(wrong_kind(spec)),
@@ -601,6 +637,21 @@ mod erased {
         fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
             serde_json::to_value(self)
         }
+    }
+}
+
+/// A list of serialisable items, cut before serialisation.
+trait ErasedList {
+    fn len(&self) -> usize;
+    fn prefix(&self, n: usize) -> Value;
+}
+
+impl<T: serde::Serialize> ErasedList for Vec<T> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn prefix(&self, n: usize) -> Value {
+        serde_json::to_value(self.get(..n).unwrap_or_default()).unwrap_or(Value::Null)
     }
 }
 

@@ -266,3 +266,42 @@ mod json_artifacts {
         );
     }
 }
+
+mod member_fast_path {
+    use super::*;
+
+    #[test]
+    fn member_chains_select_what_jsonpath_selects() {
+        let lines = concat!(
+            "{\"a\": {\"b\": 1}, \"x\": 0}\n",
+            "{\"a\": {\"b\": [1, {\"c\": 2}]}}\n",
+            "{\"a\": 5}\n",
+            "[{\"a\": {\"b\": 9}}]\n",
+            "{\"z\": 1}\n",
+            "{\"a\": {\"b\": \"dup1\", \"b\": \"dup2\"}}\n",
+            "{\"a\\u0062\": 3, \"a\": {\"b\": null}}\n",
+        );
+        let a = json_artifact(lines, Some(JsonFormat::Jsonl));
+        let fast = a.json_get("$.a.b").unwrap();
+        let general = a.json_get("$.a[*]").unwrap();
+        assert_eq!(
+            fast,
+            [json!(1), json!([1, {"c": 2}]), json!("dup2"), json!(null)]
+        );
+        assert_eq!(a.json_get("$['a']['b']").unwrap(), fast);
+        assert_eq!(general.len(), 4);
+        assert_eq!(
+            a.json_get("$.ab").unwrap(),
+            [json!(3)],
+            "escaped keys compare unescaped"
+        );
+        let broken = json_artifact("{\"a\": 1}\n{\"a\": \n", Some(JsonFormat::Jsonl));
+        assert!(
+            broken
+                .json_get("$.a")
+                .unwrap_err()
+                .to_string()
+                .starts_with("line 2 is not JSON")
+        );
+    }
+}

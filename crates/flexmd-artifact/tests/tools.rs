@@ -255,3 +255,56 @@ fn caps_truncate_with_a_marker() {
     assert!(out.contains("\n[truncated: "), "{out}");
     assert!(out.len() < 1200);
 }
+
+#[test]
+fn long_lists_are_cut_before_serialisation() {
+    let records: String = (0..500).map(|i| format!("{{\"id\": {i}}}\n")).collect();
+    let doc: String = (0..300).map(|i| format!("## S{i}\ntext\n")).collect();
+    let a = vec![
+        (
+            "j".to_owned(),
+            Artifact::Json(SpooledJsonArtifact::new(MemoryReader::new(records), None).unwrap()),
+        ),
+        (
+            "m".to_owned(),
+            Artifact::Markdown(SpooledMarkdownArtifact::new(MemoryReader::new(doc))),
+        ),
+    ];
+    let t = forge_tools(&a).with_caps(Caps {
+        lines: 50,
+        bytes: 64 * 1024,
+    });
+    let out = t
+        .call("artifact_json_pluck", r#"{"callId": "j", "path": "$.id"}"#)
+        .unwrap();
+    assert!(
+        out.ends_with("\n]\n[truncated: more than 50 items; narrow the query]"),
+        "{out}"
+    );
+    assert!(out.contains("  49\n]"));
+    let out = t
+        .call(
+            "artifact_json_filter",
+            r#"{"callId": "j", "path": "$[?@.id >= 0]"}"#,
+        )
+        .unwrap();
+    assert!(out.ends_with("[truncated: more than 50 items; narrow the query]"));
+    let out = t
+        .call("artifact_md_sections", r#"{"callId": "m"}"#)
+        .unwrap();
+    assert!(
+        out.ends_with("[truncated: 50 of 300 items shown; narrow the query]"),
+        "{}",
+        &out[out.len() - 80..]
+    );
+    let out = t
+        .call(
+            "artifact_json_slice",
+            r#"{"callId": "j", "start": 10, "end": 12}"#,
+        )
+        .unwrap();
+    assert_eq!(
+        out,
+        "[\n  {\n    \"id\": 10\n  },\n  {\n    \"id\": 11\n  }\n]"
+    );
+}
