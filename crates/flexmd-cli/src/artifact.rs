@@ -128,6 +128,10 @@ fn open(path: &Path, kind: Option<Kind>) -> Result<(String, Artifact), CliError>
     Ok((name, artifact))
 }
 
+fn open_all(files: &[PathBuf], kind: Option<Kind>) -> Result<Vec<(String, Artifact)>, CliError> {
+    files.iter().map(|f| open(f, kind)).collect()
+}
+
 pub(crate) fn artifact(args: ArtifactArgs) -> Result<ExitCode, CliError> {
     let artifacts = vec![open(&args.file, args.kind.kind)?];
     let id = artifacts
@@ -213,11 +217,7 @@ fn run_call(
 }
 
 pub(crate) fn tools(args: ToolsArgs) -> Result<ExitCode, CliError> {
-    let artifacts = args
-        .files
-        .iter()
-        .map(|f| open(f, args.kind.kind))
-        .collect::<Result<Vec<_>, _>>()?;
+    let artifacts = open_all(&args.files, args.kind.kind)?;
     let tools = forge_tools(&artifacts);
     print_json(&match args.format {
         Format::Openai => tools.to_openai(),
@@ -239,11 +239,7 @@ pub(crate) fn call(args: CallArgs) -> Result<ExitCode, CliError> {
         Some(other) => other.to_string(),
         None => "{}".to_owned(),
     };
-    let artifacts = args
-        .files
-        .iter()
-        .map(|f| open(f, args.kind.kind))
-        .collect::<Result<Vec<_>, _>>()?;
+    let artifacts = open_all(&args.files, args.kind.kind)?;
     let tools = forge_tools(&artifacts);
     run_call(&tools, name, &arguments)
 }

@@ -46,23 +46,29 @@ pub(crate) fn json(file: Option<&Path>, all: bool, repairs: bool) -> Result<Exit
         (false, false) => print_json(&found.first().map(|f| &f.value))?,
     }
     if !repairs {
-        let index = LineIndex::new(&input.text);
-        let notes: Vec<Diagnostic> = found
-            .iter()
-            .flat_map(|f| &f.repairs)
-            .map(|r| {
-                Diagnostic::new(
-                    format!("detect::{}", r.kind.name()),
-                    Severity::Warning,
-                    r.kind.describe(),
-                    r.offset..r.offset,
-                    &index,
-                )
-            })
-            .collect();
-        input.report(&notes);
+        report_repairs(&input, found.iter().flat_map(|f| &f.repairs));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Each JSON repair as a warning on stderr, with its place in the input.
+pub(crate) fn report_repairs<'r>(
+    input: &crate::input::Input,
+    repairs: impl Iterator<Item = &'r flexmd_detect::Repair>,
+) {
+    let index = LineIndex::new(&input.text);
+    let notes: Vec<Diagnostic> = repairs
+        .map(|r| {
+            Diagnostic::new(
+                format!("detect::{}", r.kind.name()),
+                Severity::Warning,
+                r.kind.describe(),
+                r.offset..r.offset,
+                &index,
+            )
+        })
+        .collect();
+    input.report(&notes);
 }
 
 fn found_code(found: bool) -> ExitCode {

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use flexmd_core::{Diagnostic, LineIndex, Severity};
 use flexmd_schema::{
     CommandModel, DEFAULT_CONFIG_PATH, Expected, Registry, Retrier, RetryError, SchemaError,
     SchemasConfig, TransformOptions, hints, infer_schema,
@@ -246,23 +245,7 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
 /// The JSON value in an input (found leniently), its repairs noted on stderr.
 fn found_value(input: &Input) -> Option<Value> {
     let found = flexmd_detect::find_json(&input.text)?;
-    if !found.repairs.is_empty() {
-        let index = LineIndex::new(&input.text);
-        let notes: Vec<Diagnostic> = found
-            .repairs
-            .iter()
-            .map(|r| {
-                Diagnostic::new(
-                    format!("detect::{}", r.kind.name()),
-                    Severity::Warning,
-                    r.kind.describe(),
-                    r.offset..r.offset,
-                    &index,
-                )
-            })
-            .collect();
-        input.report(&notes);
-    }
+    crate::detect::report_repairs(input, found.repairs.iter());
     Some(found.value)
 }
 
