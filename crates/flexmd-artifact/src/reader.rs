@@ -7,22 +7,23 @@ use std::path::Path;
 
 use crate::error::ArtifactError;
 
-/// Every this many lines, the index keeps a line's start offset; lines in
-/// between are found by scanning at most this many line breaks (`memchr`).
-const CHECKPOINT: usize = 64;
+/// The index keeps, for every block of this many bytes, the number of line
+/// breaks before it; a line is then found by counting inside one block.
+const BLOCK: usize = 64 * 1024;
 
-/// Full scans go through the bytes in windows of this size (16 MiB), releasing each
-/// behind them (so a mapped file's pages do not pile up in memory).
+/// Full scans go through the bytes in windows of this size (16 MiB),
+/// releasing each behind them (so a mapped file's pages do not pile up in
+/// memory).
 pub(crate) const WINDOW: usize = 16 << 20;
 
 /// Line positions of a byte buffer, by the seed's rules: lines split on
 /// `\n` only (a `\r` stays in its line), empty content has no lines, and a
-/// trailing `\n` gives a final empty line. Keeps one offset per 64 lines
-/// (8 bytes per 64 lines: 2.5 MB for a 1 GB file of 50-byte lines).
+/// trailing `\n` gives a final empty line. Keeps one count per 64 KiB block
+/// (128 KiB for a 1 GB file), built by SIMD byte counting.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LineIndex {
-    /// Start offset of lines 0, 64, 128, ...
-    checkpoints: Vec<u64>,
+    /// Line breaks before each block.
+    breaks_before: Vec<u64>,
     lines: usize,
 }
 
@@ -38,24 +39,25 @@ impl LineIndex {
         if bytes.is_empty() {
             return Self::default();
         }
-        let mut checkpoints = vec![0u64];
-        let mut lines = 1usize;
+        let mut breaks_before = Vec::with_capacity(bytes.len() / BLOCK + 1);
+        let mut breaks = 0u64;
         let mut window = 0;
         while window < bytes.len() {
             let end = (window + WINDOW).min(bytes.len());
-            for nl in memchr::memchr_iter(b'\n', bytes.get(window..end).unwrap_or_default()) {
-                // Line number `lines` starts after this break.
-                let start = window + nl + 1;
-                if lines.is_multiple_of(CHECKPOINT) {
-                    checkpoints.push(start as u64);
-                }
-                lines += 1;
+            for block in bytes.get(window..end).unwrap_or_default().chunks(BLOCK) {
+                breaks_before.push(breaks);
+                breaks += bytecount::count(block, b'\n') as u64;
             }
             release(window..end);
             progress(end);
             window = end;
         }
-        Self { checkpoints, lines }
+        Self {
+            breaks_before,
+            lines: usize::try_from(breaks)
+                .unwrap_or(usize::MAX)
+                .saturating_add(1),
+        }
     }
 
     pub(crate) fn line_count(&self) -> usize {
@@ -67,11 +69,27 @@ impl LineIndex {
         if i >= self.lines {
             return None;
         }
-        let checkpoint = usize::try_from(*self.checkpoints.get(i / CHECKPOINT)?).ok()?;
-        let mut start = checkpoint;
-        for _ in 0..i % CHECKPOINT {
-            start += memchr::memchr(b'\n', bytes.get(start..)?)? + 1;
-        }
+        let start = if i == 0 {
+            0
+        } else {
+            // Line i starts after break number i (1-based): find its block.
+            let target = i as u64;
+            let block = self
+                .breaks_before
+                .partition_point(|&b| b < target)
+                .checked_sub(1)?;
+            let mut seen = *self.breaks_before.get(block)?;
+            let from = block * BLOCK;
+            let mut found = None;
+            for nl in memchr::memchr_iter(b'\n', bytes.get(from..)?) {
+                seen += 1;
+                if seen == target {
+                    found = Some(from + nl + 1);
+                    break;
+                }
+            }
+            found?
+        };
         let end = memchr::memchr(b'\n', bytes.get(start..)?).map_or(bytes.len(), |n| start + n);
         Some(start..end)
     }
@@ -83,18 +101,13 @@ impl LineIndex {
             return 0;
         }
         let offset = offset.min(bytes.len());
-        let slot = self
-            .checkpoints
-            .partition_point(|&c| c <= offset as u64)
-            .saturating_sub(1);
-        let start = self
-            .checkpoints
-            .get(slot)
-            .and_then(|&c| usize::try_from(c).ok())
-            .unwrap_or(0);
-        let within =
-            memchr::memchr_iter(b'\n', bytes.get(start..offset).unwrap_or_default()).count();
-        (slot * CHECKPOINT + within).min(self.lines - 1)
+        let block = offset / BLOCK;
+        let before = self.breaks_before.get(block).copied().unwrap_or(0);
+        let within = bytecount::count(bytes.get(block * BLOCK..offset).unwrap_or_default(), b'\n');
+        (usize::try_from(before)
+            .unwrap_or(usize::MAX)
+            .saturating_add(within))
+        .min(self.lines - 1)
     }
 }
 
@@ -342,5 +355,36 @@ impl SpoolReader for FileReader {
     }
     fn line_of(&self, offset: usize) -> usize {
         self.index.line_of(self.bytes(), offset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_agrees_with_a_split_across_blocks() {
+        // Lines of varied lengths over several 64 KiB blocks, with a line
+        // break exactly at a block edge and a line longer than a block.
+        let mut text = String::new();
+        for i in 0..9000 {
+            text.push_str(&"x".repeat(i % 37));
+            text.push('\n');
+        }
+        text.push_str(&"y".repeat(3 * BLOCK));
+        text.push('\n');
+        text.push_str("last");
+        let reader = MemoryReader::new(text.clone());
+        let lines: Vec<&str> = text.split('\n').collect();
+        assert_eq!(reader.line_count(), lines.len());
+        let mut offset = 0;
+        for (i, line) in lines.iter().enumerate() {
+            assert_eq!(reader.line(i).as_deref(), Some(*line), "line {i}");
+            assert_eq!(reader.line_of(offset), i, "offset {offset}");
+            assert_eq!(reader.line_of(offset + line.len()), i);
+            offset += line.len() + 1;
+        }
+        assert_eq!(reader.line(lines.len()), None);
+        assert_eq!(reader.line_of(usize::MAX), lines.len() - 1);
     }
 }
