@@ -169,38 +169,55 @@ impl SpooledMarkdownArtifact {
 
     /// The headings in document order, of one depth when given.
     pub fn md_headings(&self, depth: Option<u8>) -> Vec<HeadingEntry> {
-        let headings = &self.index().headings;
-        let last = self.base.line_count().saturating_sub(1);
-        headings
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| depth.is_none_or(|d| h.0 == d))
-            .map(|(i, &(d, ref text, line, _))| HeadingEntry {
-                depth: d,
-                text: text.clone(),
-                start_line: line,
-                end_line: section_end(headings, i, last),
-            })
-            .collect()
+        self.headings(depth).collect()
     }
 
     /// The sections, of one depth when given (deeper headings are then part
     /// of the body).
     pub fn md_sections(&self, depth: Option<u8>) -> Vec<Section> {
+        self.sections(depth).collect()
+    }
+
+    /// [`SpooledMarkdownArtifact::md_headings`], lazily.
+    pub(crate) fn headings(&self, depth: Option<u8>) -> impl Iterator<Item = HeadingEntry> + '_ {
         let headings = &self.index().headings;
         let last = self.base.line_count().saturating_sub(1);
         headings
             .iter()
             .enumerate()
-            .filter(|(_, h)| depth.is_none_or(|d| h.0 == d))
-            .map(|(i, &(d, ref text, line, body_start))| Section {
+            .filter(move |(_, h)| depth.is_none_or(|d| h.0 == d))
+            .map(move |(i, &(d, ref text, line, _))| HeadingEntry {
+                depth: d,
+                text: text.clone(),
+                start_line: line,
+                end_line: section_end(headings, i, last),
+            })
+    }
+
+    /// [`SpooledMarkdownArtifact::md_sections`], lazily.
+    pub(crate) fn sections(&self, depth: Option<u8>) -> impl Iterator<Item = Section> + '_ {
+        let headings = &self.index().headings;
+        let last = self.base.line_count().saturating_sub(1);
+        headings
+            .iter()
+            .enumerate()
+            .filter(move |(_, h)| depth.is_none_or(|d| h.0 == d))
+            .map(move |(i, &(d, ref text, line, body_start))| Section {
                 depth: d,
                 heading: text.clone(),
                 heading_line: line,
                 body_start_line: body_start,
                 body_end_line: section_end(headings, i, last),
             })
-            .collect()
+    }
+
+    /// How many headings (of one depth when given) there are.
+    pub(crate) fn heading_count(&self, depth: Option<u8>) -> usize {
+        self.index()
+            .headings
+            .iter()
+            .filter(|h| depth.is_none_or(|d| h.0 == d))
+            .count()
     }
 
     /// The fenced code blocks; with `Some(lang)`, those of that language
@@ -279,8 +296,21 @@ impl SpooledMarkdownArtifact {
         }
         let mut options = markdown::ParseOptions::gfm();
         options.constructs.frontmatter = first == 0;
-        let tree = markdown::to_mdast(&text, &options)
-            .map_err(|e| ArtifactError::Markdown(format!("markdown-rs: {e}")))?;
+        // markdown-rs has known panics on some inputs (front matter before
+        // a list, wooorm/markdown-rs#213): contain them as an error.
+        // The options and text are local and not used after a panic.
+        let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            markdown::to_mdast(&text, &options)
+        }));
+        let tree = match parsed {
+            Ok(tree) => tree.map_err(|e| ArtifactError::Markdown(format!("markdown-rs: {e}")))?,
+            Err(_) => {
+                return Err(ArtifactError::Markdown(
+                    "markdown-rs failed on this range (a bug in that parser); use md_text, md_links or cat instead"
+                        .to_owned(),
+                ));
+            }
+        };
         let mut json = serde_json::to_value(&tree)
             .map_err(|e| ArtifactError::Markdown(format!("mdast has no JSON form: {e}")))?;
         let offset = self.base.reader().line_range(first).map_or(0, |r| r.start);

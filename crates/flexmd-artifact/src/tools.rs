@@ -588,13 +588,15 @@ impl<'a> ToolSet<'a> {
                             Some(fm) => value(&fm),
                             None => "(undefined)".to_owned(),
                         },
+                        // Only what can be shown is built: 1 GB of Markdown
+                        // has hundreds of thousands of sections.
                         "artifact_md_headings" => {
-                            let all = a.md_headings(depth);
-                            list(&all, Some(all.len()))
+                            let shown: Vec<_> = a.headings(depth).take(caps.lines + 1).collect();
+                            list(&shown, Some(a.heading_count(depth)))
                         }
                         "artifact_md_sections" => {
-                            let all = a.md_sections(depth);
-                            list(&all, Some(all.len()))
+                            let shown: Vec<_> = a.sections(depth).take(caps.lines + 1).collect();
+                            list(&shown, Some(a.heading_count(depth)))
                         }
                         "artifact_md_code_blocks" => {
                             let all = a.md_code_blocks(args.str("lang"));

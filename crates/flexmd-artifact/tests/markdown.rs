@@ -209,6 +209,12 @@ fn md_ast_positions_are_document_lines_and_guards_hold() {
             .to_string()
             .contains("nests block quotes or lists deeper than 32")
     );
+    // A markdown-rs panic (found by proptest) is an error, not a crash.
+    let err = md("---\n[l](u)\n> ")
+        .md_ast(None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("markdown-rs failed on this range"), "{err}");
     let big = "word ".repeat(300_000);
     assert!(
         md(&big)
