@@ -592,6 +592,9 @@ fn build_index(reader: &dyn SpoolReader) -> Index {
     {
         entry.end_line = reader.line_count().saturating_sub(1);
     }
+    // The index lives as long as the artifact: give back the growth slack.
+    index.headings.shrink_to_fit();
+    index.code.shrink_to_fit();
     index
 }
 
