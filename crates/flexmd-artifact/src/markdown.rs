@@ -178,37 +178,40 @@ impl SpooledMarkdownArtifact {
         self.sections(depth).collect()
     }
 
-    /// [`SpooledMarkdownArtifact::md_headings`], lazily.
-    pub(crate) fn headings(&self, depth: Option<u8>) -> impl Iterator<Item = HeadingEntry> + '_ {
+    /// The index's headings of one depth (or all), each with the last line
+    /// of its section.
+    fn entries(
+        &self,
+        depth: Option<u8>,
+    ) -> impl Iterator<Item = (&(u8, String, usize, usize), usize)> + '_ {
         let headings = &self.index().headings;
         let last = self.base.line_count().saturating_sub(1);
         headings
             .iter()
             .enumerate()
             .filter(move |(_, h)| depth.is_none_or(|d| h.0 == d))
-            .map(move |(i, &(d, ref text, line, _))| HeadingEntry {
-                depth: d,
-                text: text.clone(),
-                start_line: line,
-                end_line: section_end(headings, i, last),
-            })
+            .map(move |(i, h)| (h, section_end(headings, i, last)))
+    }
+
+    /// [`SpooledMarkdownArtifact::md_headings`], lazily.
+    pub(crate) fn headings(&self, depth: Option<u8>) -> impl Iterator<Item = HeadingEntry> + '_ {
+        self.entries(depth).map(|(h, end)| HeadingEntry {
+            depth: h.0,
+            text: h.1.clone(),
+            start_line: h.2,
+            end_line: end,
+        })
     }
 
     /// [`SpooledMarkdownArtifact::md_sections`], lazily.
     pub(crate) fn sections(&self, depth: Option<u8>) -> impl Iterator<Item = Section> + '_ {
-        let headings = &self.index().headings;
-        let last = self.base.line_count().saturating_sub(1);
-        headings
-            .iter()
-            .enumerate()
-            .filter(move |(_, h)| depth.is_none_or(|d| h.0 == d))
-            .map(move |(i, &(d, ref text, line, body_start))| Section {
-                depth: d,
-                heading: text.clone(),
-                heading_line: line,
-                body_start_line: body_start,
-                body_end_line: section_end(headings, i, last),
-            })
+        self.entries(depth).map(|(h, end)| Section {
+            depth: h.0,
+            heading: h.1.clone(),
+            heading_line: h.2,
+            body_start_line: h.3,
+            body_end_line: end,
+        })
     }
 
     /// How many headings (of one depth when given) there are.
