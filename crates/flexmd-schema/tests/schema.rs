@@ -639,6 +639,33 @@ mod bad_input {
 }
 
 #[test]
+fn the_draft_comes_from_dollar_schema() {
+    let r = Registry::empty();
+    // Draft 7: `items` as a list checks positions; 2020-12 (the default)
+    // spells that `prefixItems`, and `items` as a list is not a schema.
+    let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+        "items": [{"type": "string"}, {"type": "integer"}]});
+    assert!(
+        r.validate_schema(&draft7, &json!(["a", 1, true]))
+            .unwrap()
+            .valid
+    );
+    assert_eq!(
+        codes(&r.validate_schema(&draft7, &json!([1, 1])).unwrap()),
+        pairs(&[("[0]", "invalid_type")])
+    );
+    let draft2020 = json!({"items": [{"type": "string"}]});
+    assert!(r.validate_schema(&draft2020, &json!(["a"])).is_err());
+    let prefix = json!({"prefixItems": [{"type": "string"}], "items": false});
+    assert!(!r.validate_schema(&prefix, &json!(["a", 2])).unwrap().valid);
+    // Draft 7 ignores `prefixItems` (unknown there).
+    let mut old = prefix.clone();
+    old["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+    old.as_object_mut().unwrap().remove("items");
+    assert!(r.validate_schema(&old, &json!([2])).unwrap().valid);
+}
+
+#[test]
 fn an_inferred_schema_accepts_its_example() {
     let example = json!({"name": "Ada", "age": 36, "langs": [{"code": "en"}, {"code": "fr", "level": 2.5}], "x": null});
     let schema = infer_schema("person", &example);
