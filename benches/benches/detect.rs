@@ -6,7 +6,9 @@
 //!   crates/flexmd-detect/tests/fixtures/json) beside `llm_json::loads`, a
 //!   Rust port of Python's json_repair;
 //! - `detect_objects`, `parse_any` and `find_all_json` on 5 MB of mixed model
-//!   output beside pulldown-cmark's bare event iteration (the floor).
+//!   output beside pulldown-cmark's bare event iteration (the floor);
+//! - `find_json` on 10 MB of each hostile shape beside `serde_json::from_str`
+//!   on 10 MB of valid JSON.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -88,5 +90,27 @@ fn mixed(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, valid, broken, mixed);
+/// 10 MB of each hostile shape (`flexmd_benches::HOSTILE_JSON`) through
+/// `find_json`, beside `serde_json::from_str` on 10 MB of valid JSON: serde
+/// rejects the hostile bytes within microseconds, so the floor is what it
+/// takes to read that many bytes when they are JSON.
+fn hostile(c: &mut Criterion) {
+    const SIZE: usize = 10 * 1024 * 1024;
+    let valid = flexmd_benches::json_records(SIZE);
+    let mut group = c.benchmark_group("find_json/hostile_10mb");
+    group.throughput(Throughput::Bytes(SIZE as u64));
+    group.sample_size(10);
+    group.bench_function("serde_json_valid", |b| {
+        b.iter_with_large_drop(|| serde_json::from_str::<serde_json::Value>(black_box(&valid)))
+    });
+    for (name, unit) in flexmd_benches::HOSTILE_JSON {
+        let text = unit.repeat(SIZE / unit.len());
+        group.bench_function(name, |b| {
+            b.iter_with_large_drop(|| flexmd_detect::find_json(black_box(&text)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, valid, broken, mixed, hostile);
 criterion_main!(benches);

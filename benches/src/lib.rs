@@ -144,3 +144,19 @@ pub fn review_instances(count: usize) -> Vec<serde_json::Value> {
         })
         .collect()
 }
+
+/// Hostile shapes for the JSON finder, each a unit to repeat: truncated
+/// openings, unmatched quotes, and the patterns the repair parser looks
+/// ahead on (commas before members, quotes before words, comments).
+pub const HOSTILE_JSON: [(&str, &str); 10] = [
+    ("open_object_key", "[{\"a\":"),
+    ("unmatched_quotes", "\""),
+    ("quote_space", "\" "),
+    ("comma_member", "{\"a\": \"x, b: "),
+    ("quote_word", "[\"a\" b "),
+    ("comment_in_string", "\" /* \" "),
+    ("brackets_in_string", "{\"a\": \"{["),
+    ("unquoted_commas", "{a: b, c, "),
+    ("doubled_quotes", "\"\"x"),
+    ("think_tags", "<think>{\"a\": 1}"),
+];

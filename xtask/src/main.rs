@@ -2,8 +2,9 @@
 //!
 //! - `ci`: exactly what `.ci/run` runs: format check, clippy, the README's test
 //!   command, the layering check, then the conformance suites.
-//! - `conformance [--data DIR]`: the public conformance suites in `DIR`
-//!   (default `../shared/conformance`); fails when the data is missing.
+//! - `conformance [--data DIR] [--suite NAME]`: the public conformance suites
+//!   in `DIR` (default `../shared/conformance`); fails when the data is
+//!   missing.
 //! - `layering`: checks that the crate graph only points down.
 
 #![allow(clippy::print_stdout, reason = "a task runner reports on stdout")]
@@ -12,6 +13,7 @@ mod commonmark;
 mod json5;
 mod jsonpath;
 mod jsonschema_suite;
+mod llm_json;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -24,7 +26,10 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("conformance") => conformance(&args[1..]),
         Some("layering") => layering(),
-        _ => Err("usage: cargo xtask <ci | conformance [--data DIR] | layering>".to_owned()),
+        _ => Err(
+            "usage: cargo xtask <ci | conformance [--data DIR] [--suite NAME] | layering>"
+                .to_owned(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -71,49 +76,84 @@ fn ci() -> Result {
     conformance(&[])
 }
 
+/// The conformance suites: name, what flexmd runs them through, and how.
+type Suite = (
+    &'static str,
+    &'static str,
+    fn(&Path) -> Result<commonmark::Report>,
+);
+
+const SUITES: &[Suite] = &[
+    (
+        "commonmark",
+        "CommonMark spec examples (outline headings vs reference HTML)",
+        |d| commonmark::run(&d.join("commonmark-spec/spec.txt")),
+    ),
+    (
+        "json5",
+        "json5-tests (strict + JSON5 steps of flexmd-detect)",
+        |d| json5::run(&d.join("json5-tests")),
+    ),
+    (
+        "jsonschema",
+        "JSON Schema Test Suite (draft 2020-12 and draft 7, required; flexmd-schema Registry)",
+        |d| jsonschema_suite::run(&d.join("json-schema-test-suite")),
+    ),
+    (
+        "jsonpath",
+        "JSONPath CTS (RFC 9535, flexmd-artifact json_get)",
+        |d| jsonpath::run(&d.join("jsonpath-cts/cts.json")),
+    ),
+    (
+        "llm-json",
+        "llm-json (broken and LLM-shaped JSON, flexmd-detect find_json)",
+        |d| llm_json::run(&d.join("llm-json/cases.jsonl")),
+    ),
+];
+
 fn conformance(args: &[String]) -> Result {
-    let data = match args {
-        [] => root().join("../shared/conformance"),
-        [flag, dir] if flag == "--data" => PathBuf::from(dir),
-        _ => return Err("usage: cargo xtask conformance [--data DIR]".to_owned()),
-    };
+    const USAGE: &str = "usage: cargo xtask conformance [--data DIR] [--suite NAME]";
+    let mut data = root().join("../shared/conformance");
+    let mut only = None;
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or(USAGE)?;
+        match flag.as_str() {
+            "--data" => data = PathBuf::from(value),
+            "--suite" => only = Some(value.clone()),
+            _ => return Err(USAGE.to_owned()),
+        }
+    }
     if !data.is_dir() {
         return Err(format!(
             "conformance data not found at {} (pass --data DIR)",
             data.display()
         ));
     }
-    let commonmark = commonmark::run(&data.join("commonmark-spec/spec.txt"))?;
-    println!(
-        "CommonMark spec examples (outline headings vs reference HTML): {} passed, {} failed",
-        commonmark.passed, commonmark.failed
-    );
-    let json5 = json5::run(&data.join("json5-tests"))?;
-    println!(
-        "json5-tests (strict + JSON5 steps of flexmd-detect): {} passed, {} failed",
-        json5.passed, json5.failed
-    );
-    let jsonschema = jsonschema_suite::run(&data.join("json-schema-test-suite"))?;
-    println!(
-        "JSON Schema Test Suite (draft 2020-12 and draft 7, required; flexmd-schema Registry): {} passed, {} failed",
-        jsonschema.passed, jsonschema.failed
-    );
-    let jsonpath = jsonpath::run(&data.join("jsonpath-cts/cts.json"))?;
-    println!(
-        "JSONPath CTS (RFC 9535, flexmd-artifact json_get): {} passed, {} failed",
-        jsonpath.passed, jsonpath.failed
-    );
-    let suites = [
-        ("CommonMark", commonmark),
-        ("json5-tests", json5),
-        ("JSON Schema Test Suite", jsonschema),
-        ("JSONPath CTS", jsonpath),
-    ];
+    let mut ran = Vec::new();
+    for (name, title, run) in SUITES {
+        if only.as_ref().is_some_and(|o| o != name) {
+            continue;
+        }
+        let report = run(&data)?;
+        println!(
+            "{title}: {} passed, {} failed",
+            report.passed, report.failed
+        );
+        ran.push((*name, report));
+    }
+    if ran.is_empty() {
+        let names: Vec<&str> = SUITES.iter().map(|s| s.0).collect();
+        return Err(format!(
+            "no suite named that; the suites: {}",
+            names.join(", ")
+        ));
+    }
     // The closing line CI reads: every suite's cases, summed.
-    let passed: usize = suites.iter().map(|(_, r)| r.passed).sum();
-    let failed: usize = suites.iter().map(|(_, r)| r.failed).sum();
+    let passed: usize = ran.iter().map(|(_, r)| r.passed).sum();
+    let failed: usize = ran.iter().map(|(_, r)| r.failed).sum();
     println!("conformance: {passed} passed, {failed} failed");
-    let failing: Vec<String> = suites
+    let failing: Vec<String> = ran
         .iter()
         .filter(|(_, r)| r.failed > 0)
         .map(|(name, r)| format!("{} {name} cases failed", r.failed))

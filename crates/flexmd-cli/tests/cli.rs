@@ -563,7 +563,7 @@ mod detect {
         );
         let out = flexmd()
             .arg("json")
-            .write_stdin("{\"a\": 1 \"b\" 2}")
+            .write_stdin("{\"a\": 1 \"b\" }")
             .assert()
             .code(1)
             .get_output()

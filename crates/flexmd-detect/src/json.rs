@@ -4,7 +4,7 @@
 use flexmd_core::json_nesting_exceeds;
 use miette::{Diagnostic, SourceSpan};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::fence::{Fence, fences};
 use crate::repair::{Failure, Lenient, MAX_DEPTH, Repair, RepairKind, blank_len, parse_lenient};
@@ -155,10 +155,65 @@ pub fn parse_json(text: &str, leniency: Leniency) -> Result<ParsedJson, JsonErro
     };
     match leniency {
         Leniency::Json5 => Err(json5_error),
-        Leniency::Repair => parse_lenient(text, 0, true)
-            .map(repaired)
-            .map_err(JsonError::from_failure),
+        Leniency::Repair => match parse_lenient(text, 0, true) {
+            Ok(l) => Ok(repaired(l)),
+            Err(f) => escaped(text).ok_or_else(|| JsonError::from_failure(f)),
+        },
     }
+}
+
+/// A whole answer written as an escaped string (`{\"a\": \"b\"}`): every
+/// quote has a backslash before it. Read with one level of escapes removed;
+/// repair offsets point into `text`.
+fn escaped(text: &str) -> Option<ParsedJson> {
+    let first = text.find("\\\"")?;
+    let bytes = text.as_bytes();
+    let all_escaped = quote_offsets(text).all(|i| i > 0 && bytes.get(i - 1) == Some(&b'\\'));
+    if !all_escaped {
+        return None;
+    }
+    // One level of escapes removed; `removed` holds, for each backslash
+    // dropped, its offset in the unescaped text (to map offsets back).
+    let mut plain = String::with_capacity(text.len());
+    let mut removed = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        let unescaped = match (c, chars.peek().map(|&(_, n)| n)) {
+            ('\\', Some(n @ ('"' | '\\' | '/'))) => Some(n),
+            ('\\', Some('n')) => Some('\n'),
+            ('\\', Some('t')) => Some('\t'),
+            ('\\', Some('r')) => Some('\r'),
+            _ => None,
+        };
+        match unescaped {
+            Some(u) => {
+                removed.push(plain.len());
+                plain.push(u);
+                chars.next();
+            }
+            None => plain.push(c),
+        }
+    }
+    let l = parse_lenient(&plain, 0, true).ok()?;
+    let to_text = |at: usize| at + removed.partition_point(|&r| r <= at);
+    let mut repairs = vec![Repair {
+        kind: RepairKind::EscapedJson,
+        offset: first,
+    }];
+    repairs.extend(shift(l.repairs, to_text));
+    Some(ParsedJson {
+        value: l.value,
+        method: JsonMethod::Repaired,
+        repairs,
+    })
+}
+
+/// The offsets of the `"` in `text`.
+fn quote_offsets(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'"')
+        .map(|(i, _)| i)
 }
 
 /// A JSON5 value; `Infinity` and `NaN` became `null` in it, which is
@@ -247,48 +302,159 @@ pub struct FoundJson {
     pub method: JsonMethod,
     /// What was changed to read it, with offsets into the searched text.
     pub repairs: Vec<Repair>,
+    /// Why [`find_json`] chose this value (`None` from [`find_all_json`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pick: Option<Pick>,
+    /// The value is inside a reasoning block (`<think>…</think>`): a draft,
+    /// not the answer.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_reasoning: bool,
 }
 
-/// The best JSON value in `text`: the first one in a JSON-labeled fence,
-/// else in an unlabeled (or JavaScript) fence, else the first object or
-/// array in the prose. `None` when there is none.
+/// Why [`find_json`] chose the value it returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pick {
+    /// The whole answer (outside reasoning) is the value.
+    WholeText,
+    /// The last fence whose value is complete (a draft fence followed by a
+    /// final one gives the final one): JSON-labeled fences first, then
+    /// unlabeled or JavaScript ones.
+    LastCompleteFence,
+    /// No fence holds a complete value: the last one.
+    LastFence,
+    /// The first object or array in the prose.
+    Prose,
+    /// Nothing outside reasoning blocks: the value inside one.
+    Reasoning,
+}
+
+/// The best JSON value in `text`. `None` when there is none.
 ///
-/// In prose, an object or array counts when it is the whole text or holds
-/// something (a member; an element that is a string, array or object), so
-/// `[1]` or `{}` in a sentence is not taken for JSON; `{braces}` is not JSON.
+/// Reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`,
+/// `<scratchpad>`, closed or not) are skipped; a value inside one is
+/// returned only when there is nothing else (`in_reasoning` is then set).
+/// Outside them, in this order:
+/// 1. the whole text, when it is one value (strict, or repaired when it
+///    starts like JSON: a bracket, a quote, an escaped quote, a call);
+/// 2. the last complete value among the fences labeled as JSON (a draft
+///    fence followed by a final one gives the final one), one-line fences
+///    (`` ```json {...}``` `` in a sentence) included; else the last one;
+/// 3. the same among unlabeled and JavaScript fences;
+/// 4. the first object or array in the prose that holds something (a
+///    member; an element that is a string, array or object) and looks like
+///    data (a quote, colon or comma in it; with nothing quoted, no spaces in
+///    its strings), so `[1]`, `[citation needed]`, `{braces}` or
+///    `{k: v for k in ks}` in a sentence are not taken for JSON; else the
+///    first empty object.
+///
+/// [`FoundJson::pick`] says which rule chose the value.
 ///
 /// ```
-/// use flexmd_detect::{JsonSource, find_json};
+/// use flexmd_detect::{JsonSource, Pick, find_json};
 /// use serde_json::json;
 ///
 /// let answer = "Sure! Here it is:\n\n```json\n{\"name\": \"Ada\", \"langs\": [\"en\", \"fr\",]}\n```\n";
 /// let found = find_json(answer).unwrap();
 /// assert_eq!(found.value, json!({"name": "Ada", "langs": ["en", "fr"]}));
-/// assert_eq!(found.source, JsonSource::JsonFence);
+/// assert_eq!((found.source, found.pick), (JsonSource::JsonFence, Some(Pick::LastCompleteFence)));
 /// assert_eq!(&answer[found.start..found.end], "{\"name\": \"Ada\", \"langs\": [\"en\", \"fr\",]}");
+///
+/// let thinking = "<think>Maybe {\"n\": 1}?</think>\n{\"n\": 2}";
+/// assert_eq!(find_json(thinking).unwrap().value, json!({"n": 2}));
 ///
 /// assert!(find_json("Use {braces} for [citation needed] [1].").is_none());
 /// ```
 pub fn find_json(text: &str) -> Option<FoundJson> {
-    if let Some(whole) = whole_strict(text) {
+    let reasoning = reasoning_blocks(text);
+    if reasoning.is_empty() {
+        return find_in(text);
+    }
+    let outside = blank_out(text, &reasoning);
+    if let Some(found) = find_in(&outside) {
+        return Some(found);
+    }
+    // Only reasoning holds JSON: the last value in it.
+    let inside = blank_out_except(text, &reasoning);
+    let mut found = find_in(&inside)?;
+    found.pick = Some(Pick::Reasoning);
+    found.in_reasoning = true;
+    Some(found)
+}
+
+/// [`find_json`] on a text whose reasoning blocks are blanked out.
+fn find_in(text: &str) -> Option<FoundJson> {
+    if let Some(whole) = whole_value(text) {
         return Some(whole);
     }
     let fences = fences(text);
+    let inline = inline_fences(text, &fences);
     for tier in [JsonSource::JsonFence, JsonSource::CodeFence] {
-        for fence in fences.iter().filter(|f| fence_source(f) == Some(tier)) {
-            if let Some(found) = fence_values(fence, tier).into_iter().next() {
-                return Some(found);
-            }
+        let candidates: Vec<FoundJson> = fences
+            .iter()
+            .filter(|f| fence_source(f) == Some(tier))
+            .filter_map(|f| {
+                let complete = f.closed;
+                fence_values(f, tier)
+                    .into_iter()
+                    .next()
+                    .map(|v| (v, complete))
+            })
+            .chain(
+                inline
+                    .iter()
+                    .filter(|f| f.source == tier)
+                    .filter_map(|f| inline_value(text, f).map(|v| (v, true))),
+            )
+            .map(|(mut v, closed)| {
+                if !closed {
+                    v.repairs.push(Repair {
+                        kind: RepairKind::UnclosedString,
+                        offset: usize::MAX,
+                    });
+                }
+                v
+            })
+            .collect();
+        let complete = |v: &FoundJson| !v.repairs.iter().any(|r| r.kind.is_truncation());
+        let best = candidates
+            .iter()
+            .filter(|v| complete(v))
+            .max_by_key(|v| v.start)
+            .map(|v| (v, Pick::LastCompleteFence))
+            .or_else(|| {
+                candidates
+                    .iter()
+                    .max_by_key(|v| v.start)
+                    .map(|v| (v, Pick::LastFence))
+            });
+        if let Some((best, pick)) = best {
+            let mut best = best.clone();
+            best.repairs.retain(|r| r.offset != usize::MAX);
+            best.pick = Some(pick);
+            return Some(best);
         }
     }
-    prose_regions(text, &fences)
-        .into_iter()
-        .find_map(|(start, end)| prose_values(text, start, end, true).into_iter().next())
+    let regions = prose_regions(text, &fences, &inline);
+    let prose = regions
+        .iter()
+        .find_map(|&(start, end)| prose_values(text, start, end, true).into_iter().next())
+        .or_else(|| {
+            regions
+                .iter()
+                .find_map(|&(start, end)| first_object(text, start, end))
+        });
+    prose.map(|mut p| {
+        p.pick = Some(Pick::Prose);
+        p
+    })
 }
 
 /// Every JSON value in `text`, in document order: each value in a JSON or
-/// code fence (a fence may hold several, as JSON Lines), then the objects
-/// and arrays in the prose around them, as [`find_json`] reads them.
+/// code fence (a fence may hold several, as JSON Lines; one-line fences
+/// included), then the objects and arrays in the prose around them, as
+/// [`find_json`] reads them. Values inside reasoning blocks are included,
+/// with `in_reasoning` set.
 ///
 /// ```
 /// use flexmd_detect::find_all_json;
@@ -299,27 +465,239 @@ pub fn find_json(text: &str) -> Option<FoundJson> {
 /// assert_eq!(values, [json!({"a": 1}), json!([2, 3]), json!({"b": null})]);
 /// ```
 pub fn find_all_json(text: &str) -> Vec<FoundJson> {
-    if let Some(whole) = whole_strict(text) {
+    if let Some(mut whole) = whole_value(text) {
+        whole.pick = None;
         return vec![whole];
     }
+    let reasoning = reasoning_blocks(text);
     let fences = fences(text);
+    let inline = inline_fences(text, &fences);
     let mut found = Vec::new();
     for fence in &fences {
         if let Some(tier) = fence_source(fence) {
             found.extend(fence_values(fence, tier));
         }
     }
-    for (start, end) in prose_regions(text, &fences) {
+    found.extend(inline.iter().filter_map(|f| inline_value(text, f)));
+    let regions = prose_regions(text, &fences, &inline);
+    for &(start, end) in &regions {
         found.extend(prose_values(text, start, end, false));
     }
+    if found.is_empty() {
+        found.extend(
+            regions
+                .iter()
+                .find_map(|&(start, end)| first_object(text, start, end)),
+        );
+    }
     found.sort_by_key(|f| f.start);
+    for f in &mut found {
+        f.in_reasoning = reasoning.iter().any(|r| r.contains(&f.start));
+    }
     found
 }
 
-/// The fast path: the whole text is one strict JSON object or array.
+/// The reasoning tags a model may wrap its thinking in.
+const REASONING_TAGS: [&str; 4] = ["think", "thinking", "reasoning", "scratchpad"];
+
+/// The byte ranges of reasoning blocks: from an opening tag (`<think>`,
+/// any case) to the end of its closing tag, or to the end of the text.
+fn reasoning_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut blocks = Vec::new();
+    let mut at = 0;
+    while let Some(i) = text.get(at..).and_then(|r| r.find('<')) {
+        let open = at + i;
+        let rest = text.get(open + 1..).unwrap_or_default();
+        let tag = REASONING_TAGS.iter().find(|t| {
+            rest.get(..t.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(t))
+                && rest.get(t.len()..).is_some_and(|r| r.starts_with('>'))
+        });
+        let Some(tag) = tag else {
+            at = open + 1;
+            continue;
+        };
+        let body = open + tag.len() + 2;
+        let close = format!("</{tag}>");
+        let end = find_ascii_ci(text, body, &close).map_or(text.len(), |i| i + close.len());
+        blocks.push(open..end);
+        at = end;
+    }
+    blocks
+}
+
+/// The offset of `needle` (ASCII, any case) in `text` from `from`.
+fn find_ascii_ci(text: &str, from: usize, needle: &str) -> Option<usize> {
+    let hay = text.as_bytes().get(from..)?;
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+        .map(|i| from + i)
+}
+
+/// `text` with the bytes of `blocks` replaced by spaces (line breaks kept),
+/// so every offset still points at the same place.
+fn blank_out(text: &str, blocks: &[std::ops::Range<usize>]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for block in blocks {
+        if let Some(span) = bytes.get_mut(block.clone()) {
+            span.iter_mut()
+                .filter(|b| **b != b'\n')
+                .for_each(|b| *b = b' ');
+        }
+    }
+    // Whole characters were replaced by ASCII bytes.
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// `text` with everything but `blocks` (and their tags) blanked out.
+fn blank_out_except(text: &str, blocks: &[std::ops::Range<usize>]) -> String {
+    let mut outside = Vec::new();
+    let mut at = 0;
+    for block in blocks {
+        outside.push(at..block.start);
+        // The tags themselves.
+        let open_end = text
+            .get(block.clone())
+            .and_then(|b| b.find('>'))
+            .map_or(block.end, |i| block.start + i + 1);
+        outside.push(block.start..open_end);
+        let close_start = text
+            .get(block.clone())
+            .and_then(|b| b.rfind("</"))
+            .map_or(block.end, |i| block.start + i)
+            .max(open_end);
+        outside.push(close_start..block.end);
+        at = block.end;
+    }
+    outside.push(at..text.len());
+    blank_out(text, &outside)
+}
+
+/// A fence the Markdown parser does not see: ```` ``` ```` in the middle of
+/// a line, its language, and the closing ```` ``` ```` (`Here:
+/// ```json {"a": 1}```.`).
+#[derive(Debug, Clone)]
+struct InlineFence {
+    /// The opening backticks.
+    start: usize,
+    /// Just after the closing backticks.
+    end: usize,
+    /// The content between the language word and the closing backticks.
+    content: std::ops::Range<usize>,
+    lang: Option<String>,
+    source: JsonSource,
+}
+
+/// The one-line fences in the prose around `fences`.
+fn inline_fences(text: &str, fences: &[Fence]) -> Vec<InlineFence> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(i) = text.get(at..).and_then(|r| r.find("```")) {
+        let open = at + i;
+        let ticks = text
+            .get(open..)
+            .unwrap_or_default()
+            .bytes()
+            .take_while(|&b| b == b'`')
+            .count();
+        at = open + ticks;
+        if fences.iter().any(|f| f.start <= open && open < f.end) {
+            continue;
+        }
+        let line_start = text
+            .get(..open)
+            .and_then(|b| b.rfind('\n'))
+            .map_or(0, |i| i + 1);
+        if text
+            .get(line_start..open)
+            .is_none_or(|b| b.trim().is_empty())
+        {
+            // At the start of a line: a fence the parser reads, or none.
+            continue;
+        }
+        let after = text.get(at..).unwrap_or_default();
+        let lang_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+')))
+            .unwrap_or(after.len());
+        let body_start = at + lang_len;
+        let Some(close) = text.get(body_start..).and_then(|r| r.find("```")) else {
+            break;
+        };
+        let close = body_start + close;
+        let lang = text.get(at..body_start).filter(|l| !l.is_empty());
+        let source = match lang.map(str::to_ascii_lowercase).as_deref() {
+            None | Some("javascript" | "js" | "typescript" | "ts") => JsonSource::CodeFence,
+            Some("json" | "json5" | "jsonc" | "jsonl" | "ndjson") => JsonSource::JsonFence,
+            Some(_) => {
+                at = close + 3;
+                continue;
+            }
+        };
+        let close_ticks = text
+            .get(close..)
+            .unwrap_or_default()
+            .bytes()
+            .take_while(|&b| b == b'`')
+            .count();
+        found.push(InlineFence {
+            start: open,
+            end: close + close_ticks,
+            content: body_start..close,
+            lang: lang.map(str::to_owned),
+            source,
+        });
+        at = close + close_ticks;
+    }
+    found
+}
+
+/// The value of a one-line fence.
+fn inline_value(text: &str, fence: &InlineFence) -> Option<FoundJson> {
+    let content = text.get(fence.content.clone())?;
+    let trimmed = content.trim();
+    let lead = fence.content.start + (content.len() - content.trim_start().len());
+    let parsed = parse_json(trimmed, Leniency::Repair).ok()?;
+    let mut found = found_at(lead, lead + trimmed.len(), parsed);
+    found.source = fence.source;
+    found.lang.clone_from(&fence.lang);
+    Some(found)
+}
+
+/// The whole text as one value: strict JSON of any kind, or, when it
+/// starts like JSON (after blanks and comments: a bracket, a quote, an
+/// escaped quote, a call such as `callback(`), repaired.
+fn whole_value(text: &str) -> Option<FoundJson> {
+    if let Some(whole) = whole_strict(text) {
+        return Some(whole);
+    }
+    let lead = text.len() - text.trim_start().len();
+    let trimmed = text.trim();
+    let (blank, _) = blank_len(trimmed);
+    let head = trimmed.get(blank..).unwrap_or_default();
+    let word = head
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
+        .unwrap_or(head.len());
+    let call = word > 0
+        && head
+            .get(word..)
+            .is_some_and(|r| r.trim_start_matches([' ', '\t']).starts_with('('));
+    let starts_like_json =
+        head.starts_with(['{', '[', '"', '\'', '“', '‘']) || head.starts_with("\\\"") || call;
+    if !starts_like_json {
+        return None;
+    }
+    let parsed = parse_json(trimmed, Leniency::Repair).ok()?;
+    let mut found = found_at(lead, lead + trimmed.len(), parsed);
+    found.pick = Some(Pick::WholeText);
+    Some(found)
+}
+
+/// The fast path: the whole text is one strict JSON value.
 fn whole_strict(text: &str) -> Option<FoundJson> {
     let trimmed = text.trim_start();
-    if !trimmed.starts_with(['{', '[']) {
+    if !trimmed
+        .starts_with(|c: char| matches!(c, '{' | '[' | '"' | '-' | 't' | 'f' | 'n' | '0'..='9'))
+    {
         return None;
     }
     let value = serde_json::from_str::<Value>(text).ok()?;
@@ -332,6 +710,8 @@ fn whole_strict(text: &str) -> Option<FoundJson> {
         lang: None,
         method: JsonMethod::Strict,
         repairs: Vec::new(),
+        pick: Some(Pick::WholeText),
+        in_reasoning: false,
     })
 }
 
@@ -403,6 +783,8 @@ fn found_at(start: usize, end: usize, parsed: ParsedJson) -> FoundJson {
         lang: None,
         method: parsed.method,
         repairs: shift(parsed.repairs, |at| start + at),
+        pick: None,
+        in_reasoning: false,
     }
 }
 
@@ -416,15 +798,23 @@ fn shift(repairs: Vec<Repair>, map: impl Fn(usize) -> usize) -> Vec<Repair> {
         .collect()
 }
 
-/// The stretches of `text` outside JSON and code fences.
-fn prose_regions(text: &str, fences: &[Fence]) -> Vec<(usize, usize)> {
+/// The stretches of `text` outside JSON and code fences (one-line fences
+/// included).
+fn prose_regions(text: &str, fences: &[Fence], inline: &[InlineFence]) -> Vec<(usize, usize)> {
+    let mut spans: Vec<(usize, usize)> = fences
+        .iter()
+        .filter(|f| fence_source(f).is_some())
+        .map(|f| (f.start, f.end))
+        .chain(inline.iter().map(|f| (f.start, f.end)))
+        .collect();
+    spans.sort_unstable();
     let mut regions = Vec::new();
     let mut at = 0;
-    for fence in fences.iter().filter(|f| fence_source(f).is_some()) {
-        if fence.start > at {
-            regions.push((at, fence.start));
+    for (start, end) in spans {
+        if start > at {
+            regions.push((at, start));
         }
-        at = at.max(fence.end);
+        at = at.max(end);
     }
     if at < text.len() {
         regions.push((at, text.len()));
@@ -447,7 +837,8 @@ fn prose_values(text: &str, start: usize, end: usize, first_only: bool) -> Vec<F
         match parse_lenient(region, open, false) {
             Ok(l) => {
                 let slice = region.get(open..l.end).unwrap_or_default();
-                let counts = slice.len() == whole.len() || holds_something(&l.value);
+                let counts = slice.len() == whole.len()
+                    || (holds_something(&l.value) && looks_like_data(slice, &l.value));
                 if counts && let Ok(parsed) = parse_json(slice, Leniency::Repair) {
                     found.push(found_at(open, l.end, parsed));
                     if first_only {
@@ -513,6 +904,45 @@ fn closing_end(text: &str, open: usize) -> usize {
     text.len()
 }
 
+/// The first empty object in `text[start..end]`: the last resort of
+/// [`find_json`] (`stringbeforeobject {}`).
+fn first_object(text: &str, start: usize, end: usize) -> Option<FoundJson> {
+    let region = text.get(..end)?;
+    let mut at = start;
+    let mut tries = 0;
+    while let Some(i) = region.get(at..).and_then(|r| r.find('{')) {
+        let open = at + i;
+        tries += 1;
+        if tries > 64 {
+            return None;
+        }
+        if let Ok(l) = parse_lenient(region, open, false)
+            && l.value.as_object().is_some_and(Map::is_empty)
+            && let Ok(parsed) = parse_json(region.get(open..l.end)?, Leniency::Repair)
+        {
+            return Some(found_at(open, l.end, parsed));
+        }
+        at = open + 1;
+    }
+    None
+}
+
+/// Whether a bracketed stretch of prose reads as data, not as words in
+/// brackets: it holds a quote, a colon or a comma, and when nothing in it is
+/// quoted, no string has a space (`{k: v for k in ks}` is code).
+fn looks_like_data(slice: &str, value: &Value) -> bool {
+    fn spaced_string(value: &Value) -> bool {
+        match value {
+            Value::String(s) => s.contains(char::is_whitespace),
+            Value::Array(items) => items.iter().any(spaced_string),
+            Value::Object(map) => map.values().any(spaced_string),
+            _ => false,
+        }
+    }
+    let quoted = slice.contains(['"', '\'', '“', '”', '‘', '’']);
+    quoted || (slice.contains([':', ',']) && !spaced_string(value))
+}
+
 /// An object with a member, or an array with a string, array or object.
 fn holds_something(value: &Value) -> bool {
     match value {
@@ -546,8 +976,8 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_problem() {
-        let e = parse_json("{\"a\": 1,\n \"b\" 2}", Leniency::Repair).unwrap_err();
-        assert_eq!(e.to_string(), "expected `:` after a key (found `2`)");
+        let e = parse_json("{\"a\": 1,\n \"b\" }", Leniency::Repair).unwrap_err();
+        assert_eq!(e.to_string(), "expected `:` after a key (found `}`)");
         assert_eq!(e.offset(), 14);
         let e = parse_json("{\"a\": 1,\n x}", Leniency::Json5).unwrap_err();
         assert_eq!(e.offset(), 11);
@@ -581,7 +1011,10 @@ mod tests {
 
     #[test]
     fn prose_needs_substance() {
-        assert!(find_json("see [1] and [ ] and {} and [1, 2]").is_none());
+        assert!(find_json("see [1] and [ ] and [1, 2] or [citation needed]").is_none());
+        // An empty object is the last resort.
+        let empty = find_json("see [1] and {} and [1, 2]").unwrap();
+        assert_eq!((empty.value, empty.start), (json!({}), 12));
         assert_eq!(
             find_json("see [1] then [\"x\"]").unwrap().value,
             json!(["x"])

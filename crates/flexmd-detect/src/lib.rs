@@ -37,10 +37,11 @@ mod fence;
 mod json;
 mod objects;
 mod repair;
+mod repair_kind;
 
 pub use json::{
-    FoundJson, JsonError, JsonMethod, JsonSource, Leniency, ParsedJson, find_all_json, find_json,
-    parse_json,
+    FoundJson, JsonError, JsonMethod, JsonSource, Leniency, ParsedJson, Pick, find_all_json,
+    find_json, parse_json,
 };
 pub use objects::{DetectedKind, DetectedObject, ParseAnyResult, detect_objects, parse_any};
 pub use repair::{Repair, RepairKind};

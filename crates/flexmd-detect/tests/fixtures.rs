@@ -19,7 +19,8 @@ use serde_json::{Value, json};
 
 fn render(text: &str) -> String {
     let all = find_all_json(text);
-    let best = find_json(text).map(|b| {
+    let best = find_json(text).map(|mut b| {
+        b.pick = None;
         all.iter()
             .position(|f| *f == b)
             .unwrap_or_else(|| panic!("find_json found {b:?}, which find_all_json did not"))

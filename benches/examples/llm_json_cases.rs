@@ -1,0 +1,80 @@
+//! flexmd's `find_json` and `llm_json::loads` (a Rust port of Python's
+//! json_repair) on the llm-json cases, scored and timed the same way as
+//! benches/python/llm_json_peers.py: one JSON line each. Run by
+//! benches/scripts/llm_json_peers.sh, or alone:
+//! `cargo run --release -p flexmd-benches --example llm_json_cases -- CASES_JSONL`.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+/// JSON equality with numbers compared by value and key order ignored.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn score(name: &str, cases: &[Value], run: impl Fn(&str) -> Option<Value>) -> Value {
+    let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut passed = 0;
+    for case in cases {
+        let input = case["input"].as_str().unwrap_or_default();
+        let ok = run(input).is_some_and(|v| same(&v, &case["expected"]));
+        let kind = case["category"].as_str().unwrap_or_default();
+        let entry = by_kind
+            .entry(kind.trim_start_matches("json/").to_owned())
+            .or_default();
+        entry.0 += usize::from(ok);
+        entry.1 += 1;
+        passed += usize::from(ok);
+    }
+    let mut best = f64::INFINITY;
+    for _ in 0..5 {
+        let start = Instant::now();
+        for case in cases {
+            std::hint::black_box(run(case["input"].as_str().unwrap_or_default()));
+        }
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    json!({
+        "name": name,
+        "passed": passed,
+        "total": cases.len(),
+        "by_kind": by_kind.into_iter().map(|(k, (p, t))| (k, json!([p, t]))).collect::<serde_json::Map<_, _>>(),
+        "seconds_per_case": best / cases.len() as f64,
+    })
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "../shared/conformance/llm-json/cases.jsonl".to_owned());
+    let cases: Vec<Value> = std::fs::read_to_string(&path)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()?;
+    println!(
+        "{}",
+        score("flexmd find_json", &cases, |t| flexmd_detect::find_json(t)
+            .map(|f| f.value))
+    );
+    println!(
+        "{}",
+        score("llm_json 1.0.3 (Rust)", &cases, |t| llm_json::loads(
+            t,
+            &Default::default()
+        )
+        .ok())
+    );
+    Ok(())
+}
