@@ -90,7 +90,7 @@ fn mixed(c: &mut Criterion) {
     group.finish();
 }
 
-/// 10 MB of each hostile shape (`flexmd_benches::HOSTILE_JSON`) through
+/// 10 MB of each hostile shape (`flexmd_benches::hostile_json`) through
 /// `find_json`, beside `serde_json::from_str` on 10 MB of valid JSON: serde
 /// rejects the hostile bytes within microseconds, so the floor is what it
 /// takes to read that many bytes when they are JSON.
@@ -103,9 +103,9 @@ fn hostile(c: &mut Criterion) {
     group.bench_function("serde_json_valid", |b| {
         b.iter_with_large_drop(|| serde_json::from_str::<serde_json::Value>(black_box(&valid)))
     });
-    for (name, unit) in flexmd_benches::HOSTILE_JSON {
+    for (name, unit) in flexmd_benches::hostile_json() {
         let text = unit.repeat(SIZE / unit.len());
-        group.bench_function(name, |b| {
+        group.bench_function(&name, |b| {
             b.iter_with_large_drop(|| flexmd_detect::find_json(black_box(&text)))
         });
     }

@@ -147,16 +147,22 @@ pub fn review_instances(count: usize) -> Vec<serde_json::Value> {
 
 /// Hostile shapes for the JSON finder, each a unit to repeat: truncated
 /// openings, unmatched quotes, and the patterns the repair parser looks
-/// ahead on (commas before members, quotes before words, comments).
-pub const HOSTILE_JSON: [(&str, &str); 10] = [
-    ("open_object_key", "[{\"a\":"),
-    ("unmatched_quotes", "\""),
-    ("quote_space", "\" "),
-    ("comma_member", "{\"a\": \"x, b: "),
-    ("quote_word", "[\"a\" b "),
-    ("comment_in_string", "\" /* \" "),
-    ("brackets_in_string", "{\"a\": \"{["),
-    ("unquoted_commas", "{a: b, c, "),
-    ("doubled_quotes", "\"\"x"),
-    ("think_tags", "<think>{\"a\": 1}"),
-];
+/// ahead on (commas before members, quotes before words, comments). The
+/// same list the hostile-input test of flexmd-detect reads.
+pub fn hostile_json() -> Vec<(String, String)> {
+    let shapes: serde_json::Value = serde_json::from_str(include_str!(
+        "../../crates/flexmd-detect/tests/fixtures/hostile_json.json"
+    ))
+    .unwrap_or_default();
+    shapes
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|s| {
+                    let field = |k: &str| s[k].as_str().unwrap_or_default().to_owned();
+                    (field("name"), field("unit"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -186,11 +186,24 @@ fn fence(text: &str, block: CodeBlock, nested_close: Option<usize>) -> Fence {
     };
     let source = text.get(span.clone()).unwrap_or_default();
     // Source lines after the opening fence line, each with its text offset.
+    // A line ends at LF, CRLF or a lone CR, as the Markdown parser reads it.
     let mut source_lines = Vec::new();
     let mut at = span.start;
-    for line in source.split('\n') {
-        source_lines.push((at, line.strip_suffix('\r').unwrap_or(line)));
-        at += line.len() + 1;
+    let mut rest = source;
+    loop {
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        source_lines.push((at, rest.get(..end).unwrap_or_default()));
+        let after = rest.get(end..).unwrap_or_default();
+        let brk = if after.starts_with("\r\n") {
+            2
+        } else {
+            usize::from(!after.is_empty())
+        };
+        if brk == 0 {
+            break;
+        }
+        at += end + brk;
+        rest = after.get(brk..).unwrap_or_default();
     }
     let mut lines = Vec::new();
     let mut content_at = 0;
@@ -235,6 +248,14 @@ mod tests {
         let one = f.content.find('1').unwrap();
         assert_eq!(f.text_offset(one), text.find('1').unwrap());
         assert_eq!(f.text_offset(0), text.find('{').unwrap());
+        // A lone CR ends a line too.
+        let text = "```json\r[1,\r2]\r```";
+        let f = fences(text);
+        let f = f.first().unwrap();
+        assert_eq!(
+            f.text_offset(f.content.find('2').unwrap()),
+            text.find('2').unwrap()
+        );
     }
 
     #[test]

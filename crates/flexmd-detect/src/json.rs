@@ -332,7 +332,7 @@ pub enum Pick {
 /// The best JSON value in `text`. `None` when there is none.
 ///
 /// Reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`,
-/// `<scratchpad>`, closed or not) are skipped; a value inside one is
+/// `<scratchpad>` at the start of a line, closed or not) are skipped; a value inside one is
 /// returned only when there is nothing else (`in_reasoning` is then set).
 /// Outside them, in this order:
 /// 1. the whole text, when it is one value (strict, or repaired when it
@@ -368,23 +368,35 @@ pub enum Pick {
 pub fn find_json(text: &str) -> Option<FoundJson> {
     let reasoning = reasoning_blocks(text);
     if reasoning.is_empty() {
-        return find_in(text);
+        return find_in(text, &[]);
     }
-    let outside = blank_out(text, &reasoning);
-    if let Some(found) = find_in(&outside) {
+    if let Some(found) = find_in(&blank_out(text, &reasoning), &reasoning) {
         return Some(found);
     }
-    // Only reasoning holds JSON: the last value in it.
-    let inside = blank_out_except(text, &reasoning);
-    let mut found = find_in(&inside)?;
+    // Only reasoning holds JSON: its last complete value, else its last.
+    let drafts: Vec<FoundJson> = find_all_json(text)
+        .into_iter()
+        .filter(|f| f.in_reasoning)
+        .collect();
+    let complete = |f: &&FoundJson| !f.repairs.iter().any(|r| r.kind.is_truncation());
+    let mut found = drafts.iter().rfind(complete).or(drafts.last())?.clone();
     found.pick = Some(Pick::Reasoning);
-    found.in_reasoning = true;
     Some(found)
 }
 
-/// [`find_json`] on a text whose reasoning blocks are blanked out.
-fn find_in(text: &str) -> Option<FoundJson> {
-    if let Some(whole) = whole_value(text) {
+/// Whether a value overlaps one of the reasoning blocks (it was read from
+/// blanked text, and is not what the model wrote).
+fn overlaps(found: &FoundJson, blocks: &[std::ops::Range<usize>]) -> bool {
+    blocks
+        .iter()
+        .any(|b| found.start < b.end && b.start < found.end.max(found.start + 1))
+}
+
+/// [`find_json`] on a text whose reasoning `blocks` are blanked out; values
+/// that overlap them do not count.
+fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
+    let outside = |f: &FoundJson| !overlaps(f, blocks);
+    if let Some(whole) = whole_value(text).filter(outside) {
         return Some(whole);
     }
     let fences = fences(text);
@@ -406,6 +418,7 @@ fn find_in(text: &str) -> Option<FoundJson> {
                     .filter(|f| f.source == tier)
                     .filter_map(|f| inline_value(text, f).map(|v| (v, true))),
             )
+            .filter(|(v, _)| outside(v))
             .map(|(mut v, closed)| {
                 if !closed {
                     v.repairs.push(Repair {
@@ -438,11 +451,16 @@ fn find_in(text: &str) -> Option<FoundJson> {
     let regions = prose_regions(text, &fences, &inline);
     let prose = regions
         .iter()
-        .find_map(|&(start, end)| prose_values(text, start, end, true).into_iter().next())
+        .find_map(|&(start, end)| {
+            prose_values(text, start, end, blocks.is_empty())
+                .into_iter()
+                .find(outside)
+        })
         .or_else(|| {
             regions
                 .iter()
-                .find_map(|&(start, end)| first_object(text, start, end))
+                .filter_map(|&(start, end)| first_object(text, start, end))
+                .find(outside)
         });
     prose.map(|mut p| {
         p.pick = Some(Pick::Prose);
@@ -465,11 +483,38 @@ fn find_in(text: &str) -> Option<FoundJson> {
 /// assert_eq!(values, [json!({"a": 1}), json!([2, 3]), json!({"b": null})]);
 /// ```
 pub fn find_all_json(text: &str) -> Vec<FoundJson> {
-    if let Some(mut whole) = whole_value(text) {
+    let reasoning = reasoning_blocks(text);
+    if reasoning.is_empty() {
+        return find_all_in(text, &[]);
+    }
+    // Outside reasoning, read as find_json reads it; inside, as written.
+    let inside = |f: &FoundJson| {
+        reasoning
+            .iter()
+            .any(|r| r.start <= f.start && f.end <= r.end)
+    };
+    let mut found = find_all_in(&blank_out(text, &reasoning), &reasoning);
+    found.extend(
+        find_all_in(text, &[])
+            .into_iter()
+            .filter(inside)
+            .map(|f| FoundJson {
+                in_reasoning: true,
+                ..f
+            }),
+    );
+    found.sort_by_key(|f| f.start);
+    found
+}
+
+/// [`find_all_json`] on a text whose reasoning `blocks` are blanked out (or
+/// that has none); values that overlap them do not count.
+fn find_all_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Vec<FoundJson> {
+    let outside = |f: &FoundJson| !overlaps(f, blocks);
+    if let Some(mut whole) = whole_value(text).filter(outside) {
         whole.pick = None;
         return vec![whole];
     }
-    let reasoning = reasoning_blocks(text);
     let fences = fences(text);
     let inline = inline_fences(text, &fences);
     let mut found = Vec::new();
@@ -483,17 +528,16 @@ pub fn find_all_json(text: &str) -> Vec<FoundJson> {
     for &(start, end) in &regions {
         found.extend(prose_values(text, start, end, false));
     }
+    found.retain(outside);
     if found.is_empty() {
         found.extend(
             regions
                 .iter()
-                .find_map(|&(start, end)| first_object(text, start, end)),
+                .filter_map(|&(start, end)| first_object(text, start, end))
+                .find(outside),
         );
     }
     found.sort_by_key(|f| f.start);
-    for f in &mut found {
-        f.in_reasoning = reasoning.iter().any(|r| r.contains(&f.start));
-    }
     found
 }
 
@@ -501,7 +545,8 @@ pub fn find_all_json(text: &str) -> Vec<FoundJson> {
 const REASONING_TAGS: [&str; 4] = ["think", "thinking", "reasoning", "scratchpad"];
 
 /// The byte ranges of reasoning blocks: from an opening tag (`<think>`,
-/// any case) to the end of its closing tag, or to the end of the text.
+/// any case) at the start of a line to the end of its closing tag, or to the
+/// end of the text.
 fn reasoning_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut blocks = Vec::new();
     let mut at = 0;
@@ -513,7 +558,16 @@ fn reasoning_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
                 .is_some_and(|w| w.eq_ignore_ascii_case(t))
                 && rest.get(t.len()..).is_some_and(|r| r.starts_with('>'))
         });
-        let Some(tag) = tag else {
+        // Only a tag that starts a line opens a block (not one quoted in
+        // a sentence or a JSON string).
+        let line_start = text
+            .get(..open)
+            .and_then(|b| b.rfind('\n'))
+            .map_or(0, |i| i + 1);
+        let starts_line = text
+            .get(line_start..open)
+            .is_some_and(|b| b.trim().is_empty());
+        let Some(tag) = tag.filter(|_| starts_line) else {
             at = open + 1;
             continue;
         };
@@ -549,33 +603,9 @@ fn blank_out(text: &str, blocks: &[std::ops::Range<usize>]) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-/// `text` with everything but `blocks` (and their tags) blanked out.
-fn blank_out_except(text: &str, blocks: &[std::ops::Range<usize>]) -> String {
-    let mut outside = Vec::new();
-    let mut at = 0;
-    for block in blocks {
-        outside.push(at..block.start);
-        // The tags themselves.
-        let open_end = text
-            .get(block.clone())
-            .and_then(|b| b.find('>'))
-            .map_or(block.end, |i| block.start + i + 1);
-        outside.push(block.start..open_end);
-        let close_start = text
-            .get(block.clone())
-            .and_then(|b| b.rfind("</"))
-            .map_or(block.end, |i| block.start + i)
-            .max(open_end);
-        outside.push(close_start..block.end);
-        at = block.end;
-    }
-    outside.push(at..text.len());
-    blank_out(text, &outside)
-}
-
 /// A fence the Markdown parser does not see: ```` ``` ```` in the middle of
-/// a line, its language, and the closing ```` ``` ```` (`Here:
-/// ```json {"a": 1}```.`).
+/// a line, its language, and the closing ```` ``` ```` on the same line
+/// (`Here: ```json {"a": 1}```.`).
 #[derive(Debug, Clone)]
 struct InlineFence {
     /// The opening backticks.
@@ -620,8 +650,12 @@ fn inline_fences(text: &str, fences: &[Fence]) -> Vec<InlineFence> {
             .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+')))
             .unwrap_or(after.len());
         let body_start = at + lang_len;
-        let Some(close) = text.get(body_start..).and_then(|r| r.find("```")) else {
-            break;
+        let line = text.get(body_start..).unwrap_or_default();
+        let line = line
+            .get(..line.find('\n').unwrap_or(line.len()))
+            .unwrap_or_default();
+        let Some(close) = line.find("```") else {
+            continue;
         };
         let close = body_start + close;
         let lang = text.get(at..body_start).filter(|l| !l.is_empty());

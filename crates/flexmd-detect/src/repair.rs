@@ -71,12 +71,7 @@ pub(crate) fn parse_lenient(text: &str, start: usize, whole: bool) -> Result<Len
 /// zero-width spaces) and comments (`//`, `/* */`, `#`) `text` starts with,
 /// and the offset of a `/*` comment that the text ends inside.
 pub(crate) fn blank_len(text: &str) -> (usize, Option<usize>) {
-    // No closing tail: only blanks are read.
-    let mut p = Parser {
-        tail: text.len(),
-        ..Parser::new("", 0)
-    };
-    p.text = text;
+    let mut p = Parser::new(text, 0);
     p.skip_blank();
     let unclosed = p
         .repairs
@@ -114,10 +109,6 @@ struct Parser<'a> {
     /// Open containers, innermost last: `{`, `[`, or `(` (a tuple or a
     /// function call).
     open: Vec<u8>,
-    /// Where the run of closing brackets (and code-fence backticks) that
-    /// ends the text begins; `text.len()` when the text ends otherwise. A
-    /// string the input ends inside is cut here: `{"a": "b]}` means `"b"`.
-    tail: usize,
 }
 
 const LITERALS: [&str; 9] = [
@@ -139,7 +130,6 @@ impl<'a> Parser<'a> {
             pos,
             repairs: Vec::new(),
             open: Vec::new(),
-            tail: closing_tail(text),
         }
     }
 
@@ -532,24 +522,34 @@ impl<'a> Parser<'a> {
         Ok(Step::Value(Value::Array(items)))
     }
 
-    /// In a list of lists, scalars after the last list and a `]` that more
-    /// lists follow (`[[1, 2], 3, 4], [5, 6]]`): the scalars were a list
-    /// missing its `[`. They are grouped, and the `]` and the comma after it
+    /// In a list of rows (lists of scalars of one width), as many scalars
+    /// after the last row and a `]` that more lists follow (`[[1, 2], 3, 4],
+    /// [5, 6]]`): the scalars were a row missing its `[`. They are grouped, and the `]` and the comma after it
     /// read; `false` (nothing read) otherwise.
     fn regroup_row(&mut self, items: &mut Vec<Value>) -> bool {
         let Some(last_list) = items.iter().rposition(Value::is_array) else {
             return false;
         };
         let row_start = last_list + 1;
-        let scalars = items.get(row_start..).unwrap_or_default();
-        if scalars.is_empty() || scalars.iter().any(|v| v.is_object() || v.is_array()) {
+        let (lists, scalars) = items.split_at(row_start.min(items.len()));
+        // Rows of one width, and as many scalars after them.
+        let row = |v: &Value| {
+            v.as_array()
+                .filter(|r| r.iter().all(|x| !x.is_array() && !x.is_object()))
+                .map(Vec::len)
+        };
+        let width = scalars.len();
+        if width < 2
+            || scalars.iter().any(|v| v.is_object() || v.is_array())
+            || !lists.iter().all(|l| row(l) == Some(width))
+        {
             return false;
         }
         let after = after_blank(self.rest().get(1..).unwrap_or_default());
         let Some(next) = after.strip_prefix(',') else {
             return false;
         };
-        if !after_blank(next).starts_with('[') {
+        if !after_blank(next).starts_with('[') || !self.extra_closer_ahead() {
             return false;
         }
         self.repair(RepairKind::MissingBracket, self.pos);
@@ -559,6 +559,29 @@ impl<'a> Parser<'a> {
         let comma = self.rest().len() - after.len();
         self.pos += comma + 1;
         true
+    }
+
+    /// Whether the text just after the `]` here closes more lists than it
+    /// opens, beyond those open now (looking [`LOOKAHEAD`] bytes ahead): the
+    /// `]` here is then one too many.
+    fn extra_closer_ahead(&self) -> bool {
+        let open_lists = self.open.iter().filter(|&&b| b == b'[').count();
+        let mut balance = 0usize;
+        let mut opened = 0usize;
+        for b in window(self.rest().get(1..).unwrap_or_default()).bytes() {
+            match b {
+                b'[' => opened += 1,
+                b']' if opened > 0 => opened -= 1,
+                b']' => {
+                    balance += 1;
+                    if balance >= open_lists {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Whether a `:` follows (after blanks).
@@ -662,22 +685,19 @@ impl<'a> Parser<'a> {
             return Ok(step);
         }
         let mut out = String::new();
-        let mut read = StringRead::default();
+        let mut read = StringRead {
+            start: self.pos,
+            ..StringRead::default()
+        };
         loop {
-            if read.at_tail.is_none() && self.pos >= self.tail {
-                read.at_tail = Some((self.pos, out.len()));
-            }
             let rest = self.rest();
-            // Copy the plain run in one step (stopping at the tail).
-            let mut run = rest
+            // Copy the plain run in one step.
+            let run = rest
                 .find(|c: char| {
                     matches!(c, '\\' | '\n' | '\r' | '{' | '}' | '[' | ']' | ',' | ':')
                         || closers.contains(&c)
                 })
                 .unwrap_or(rest.len());
-            if self.pos < self.tail {
-                run = run.min(self.tail - self.pos);
-            }
             out.push_str(rest.get(..run).unwrap_or_default());
             self.pos += run;
             if run > 0 {
@@ -852,9 +872,13 @@ impl<'a> Parser<'a> {
         }
         // The text ends in closing brackets: the closing quote is missing
         // before them (`{"a": "b]}`), or before the member that starts at a
-        // comma (`{"a": "b, c: 1}`).
-        let cut = if self.tail < self.text.len() {
-            read.member.or(read.at_tail)
+        // comma (`{"a": "b, c: 1}`). The closing run holds no escapes, so it
+        // ends the value as it ends the text.
+        let tail = closing_tail(self.text);
+        let run = self.text.len() - tail;
+        let at_tail = (tail > read.start && run <= out.len()).then(|| (tail, out.len() - run));
+        let cut = if tail < self.text.len() {
+            read.member.or(at_tail)
         } else {
             None
         };
@@ -863,6 +887,9 @@ impl<'a> Parser<'a> {
                 out.truncate(len);
                 let kept = out.trim_end().len();
                 out.truncate(kept);
+                // Line breaks read past the cut are no longer in the value.
+                self.repairs
+                    .retain(|r| r.offset < at || r.kind != RepairKind::UnescapedNewline);
                 self.repair(RepairKind::MissingQuote, at);
                 self.pos = at;
             }
@@ -1307,9 +1334,8 @@ struct StringRead {
     /// A quote that looks like an opening inner quote (`say "hi`) is waiting
     /// for its closing one.
     inner_open: bool,
-    /// Where the string reached the closing tail of the text (offset, length
-    /// of the value so far).
-    at_tail: Option<(usize, usize)>,
+    /// Where the string's content starts.
+    start: usize,
     /// The first comma followed by a bare member (`, key:`).
     member: Option<(usize, usize)>,
     /// In a key, the first colon.

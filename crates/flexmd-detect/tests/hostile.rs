@@ -115,3 +115,28 @@ fn many_fences_and_anchors() {
     assert_eq!(objects.len(), 40_000);
     assert_eq!(parse_any(&text).value.flex_docs.len(), 40_000);
 }
+
+/// The shapes the repair parser looks ahead on, 2 MB of each (the units in
+/// tests/fixtures/hostile_json.json, which the `find_json/hostile_10mb`
+/// benchmark times at 10 MB): each finishes with the kind of value written
+/// there, or nothing.
+#[test]
+fn look_ahead_shapes_are_bounded() {
+    const SIZE: usize = 2 * 1024 * 1024;
+    let shapes: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/hostile_json.json")).unwrap();
+    for shape in shapes.as_array().unwrap() {
+        let (name, unit) = (
+            shape["name"].as_str().unwrap(),
+            shape["unit"].as_str().unwrap(),
+        );
+        let text = unit.repeat(SIZE / unit.len());
+        let found = find_json(&text).map(|f| match f.value {
+            serde_json::Value::String(_) => "string",
+            serde_json::Value::Array(_) => "array",
+            serde_json::Value::Object(_) => "object",
+            _ => "scalar",
+        });
+        assert_eq!(found, shape["finds"].as_str(), "{name}");
+    }
+}
