@@ -8,6 +8,8 @@ use flexmd_detect::{
     FoundJson, Leniency, detect_objects, find_all_json, find_json, parse_any, parse_json,
 };
 
+use flexmd_schema::{AlignError, Preset, Target};
+
 use crate::error::CliError;
 use crate::input::read_text;
 use crate::print_json;
@@ -48,7 +50,89 @@ pub(crate) fn json(file: Option<&Path>, all: bool, repairs: bool) -> Result<Exit
     if !repairs {
         report_repairs(&input, found.iter().flat_map(|f| &f.repairs));
     }
+    if !all && found.iter().any(|f| f.in_reasoning) {
+        eprintln!(
+            "warning: the only JSON is inside a reasoning block (<think>…): a draft, not an answer"
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `flexmd json --schema`: the value that fits the schema best, coerced;
+/// repairs, coercions, dropped parts and violations on stderr (or, with
+/// `--repairs`, the whole report on stdout). Exit 1 when the value still
+/// violates the schema or nothing fits.
+pub(crate) fn json_as(
+    file: Option<&Path>,
+    schema: &str,
+    preset: Preset,
+    report: bool,
+    config: &crate::schema::ConfigArg,
+) -> Result<ExitCode, CliError> {
+    let registry = crate::schema::setup(config)?.registry;
+    let input = read_text(file)?;
+    let (schema_json, spec);
+    let target = if registry.get(schema).is_some() {
+        Target::Named(schema)
+    } else {
+        let path = Path::new(schema);
+        if !path.is_file() {
+            return Err(flexmd_schema::SchemaError::NotFound {
+                name: schema.to_owned(),
+                known: registry.names().collect::<Vec<_>>().join(", "),
+            }
+            .into());
+        }
+        let text = read_text(Some(path))?;
+        if text.text.trim_start().starts_with('{') {
+            schema_json = text.json::<serde_json::Value>()?;
+            Target::Schema(&schema_json)
+        } else {
+            spec = crate::ofs::read_spec(path)?;
+            Target::Spec(&spec)
+        }
+    };
+    let aligned = match registry.find_json_as(&input.text, target, preset) {
+        Ok(aligned) => aligned,
+        Err(AlignError::Schema(message)) => return Err(CliError::Usage(message)),
+        Err(e) => {
+            eprintln!("{:?}", miette::Report::new(e));
+            return Ok(found_code(false));
+        }
+    };
+    if report {
+        print_json(&aligned)?;
+    } else {
+        print_json(&aligned.value)?;
+        report_repairs(&input, aligned.repairs.iter());
+        for c in &aligned.coercions {
+            let place = if c.pointer.is_empty() {
+                "/"
+            } else {
+                &c.pointer
+            };
+            let show = |v: &Option<serde_json::Value>| {
+                v.as_ref().map_or("-".to_owned(), ToString::to_string)
+            };
+            eprintln!(
+                "note: {place}: {} -> {} ({})",
+                show(&c.before),
+                show(&c.after),
+                serde_json::to_value(c.rule)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            );
+        }
+        for d in &aligned.dropped {
+            eprintln!("warning: dropped {}: {} ({})", d.pointer, d.value, d.reason);
+        }
+        for e in &aligned.errors {
+            let place = if e.path.is_empty() { "root" } else { &e.path };
+            eprintln!("error: {place}: {} [{}]", e.message, e.code);
+        }
+    }
+    Ok(found_code(aligned.valid))
 }
 
 /// Each JSON repair as a warning on stderr, with its place in the input.

@@ -88,9 +88,19 @@ enum Command {
         /// Print an array of every value found, in order.
         #[arg(long)]
         all: bool,
-        /// Print each value with its span, source, ladder step and repairs.
+        /// Print each value with its span, source, ladder step and repairs
+        /// (with --schema: the whole report, coercions and violations too).
         #[arg(long)]
         repairs: bool,
+        /// Return the value that fits this schema best, coerced to it: a
+        /// registered schema's name, a JSON Schema file, or an Output Format
+        /// Spec file. Exit 1 when it still violates the schema.
+        #[arg(long, conflicts_with = "all")]
+        schema: Option<String>,
+        /// With --schema: `strict` (repairs only), `standard` (repairs,
+        /// coercions, defaults) or `salvage` (also drop what still violates).
+        #[arg(long, value_enum, default_value_t = PresetArg::Standard, requires = "schema")]
+        preset: PresetArg,
     },
     /// JSON Schemas for agent output: list, show, validate (with coercion,
     /// defaults, hints), create from an example.
@@ -106,6 +116,24 @@ enum Command {
     Tools(artifact::ToolsArgs),
     /// Run one tool call on these files and print its result text.
     Call(artifact::CallArgs),
+}
+
+/// `--preset` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum PresetArg {
+    Strict,
+    Standard,
+    Salvage,
+}
+
+impl From<PresetArg> for flexmd_schema::Preset {
+    fn from(p: PresetArg) -> Self {
+        match p {
+            PresetArg::Strict => Self::Strict,
+            PresetArg::Standard => Self::Standard,
+            PresetArg::Salvage => Self::Salvage,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -148,7 +176,22 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         } => ofs::extract(&spec, response.as_deref(), as_json),
         Command::Detect { file } => detect::detect(file.as_deref()),
         Command::ParseAny { file } => detect::parse_any_command(file.as_deref()),
-        Command::Json { file, all, repairs } => detect::json(file.as_deref(), all, repairs),
+        Command::Json {
+            file,
+            repairs,
+            schema: Some(schema),
+            preset,
+            ..
+        } => detect::json_as(
+            file.as_deref(),
+            &schema,
+            preset.into(),
+            repairs,
+            &cli.config,
+        ),
+        Command::Json {
+            file, all, repairs, ..
+        } => detect::json(file.as_deref(), all, repairs),
         Command::Schema(command) => schema::run(command, &cli.config),
         Command::Run(args) => schema::run_model(args, &cli.config),
         Command::Artifact(args) => artifact::artifact(args),

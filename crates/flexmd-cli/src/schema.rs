@@ -89,12 +89,12 @@ pub(crate) struct RunArgs {
     prompt: Option<String>,
 }
 
-struct Setup {
-    config: SchemasConfig,
-    registry: Registry,
+pub(crate) struct Setup {
+    pub(crate) config: SchemasConfig,
+    pub(crate) registry: Registry,
 }
 
-fn setup(config: &ConfigArg) -> Result<Setup, CliError> {
+pub(crate) fn setup(config: &ConfigArg) -> Result<Setup, CliError> {
     let config = match &config.config {
         Some(path) => SchemasConfig::load(path)?,
         None => SchemasConfig::load_or_default(Path::new(DEFAULT_CONFIG_PATH))?,

@@ -16,6 +16,14 @@ fn flexmd() -> Command {
     Command::cargo_bin("flexmd").unwrap()
 }
 
+/// A scratch directory for commands that read or write files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("flexmd-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn example(path: &str) -> String {
     format!("{}/../../examples/{path}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -578,6 +586,107 @@ mod detect {
     }
 
     #[test]
+    fn json_with_a_schema_coerces_the_bundled_messy_review() {
+        let out = flexmd()
+            .args([
+                "json",
+                "--schema",
+                "review",
+                &example("agent/messy_review.md"),
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let value = stdout_json(&out);
+        assert_eq!(value["approved"], json!(false));
+        assert_eq!(value["issues"][0]["severity"], json!("high"));
+        assert_eq!(value["issues"][0]["line"], json!(212));
+        assert_eq!(value["recommendation"], json!("request_changes"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(
+                "note: /recommendation: \"request changes\" -> \"request_changes\" (enum_case)"
+            ),
+            "{stderr}"
+        );
+        // The report: the candidate, its repairs, every coercion, the preset.
+        let out = flexmd()
+            .args([
+                "json",
+                "--schema",
+                "review",
+                "--repairs",
+                "--preset",
+                "strict",
+            ])
+            .arg(example("agent/messy_review.md"))
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let report = stdout_json(&out);
+        assert_eq!(report["preset"], json!("strict"));
+        assert_eq!(report["valid"], json!(false));
+        assert_eq!(report["candidate"], json!("json"));
+        assert_eq!(report["coercions"], json!([]));
+        assert!(report["errors"].as_array().unwrap().len() >= 3);
+    }
+
+    #[test]
+    fn json_with_a_schema_file_or_a_spec_file() {
+        let dir = scratch("json-schema");
+        let schema = dir.join("schema.json");
+        std::fs::write(
+            &schema,
+            r#"{"type": "object", "properties": {"level": {"enum": ["high", "higher"]}}}"#,
+        )
+        .unwrap();
+        let out = flexmd()
+            .args(["json", "--schema", schema.to_str().unwrap()])
+            .write_stdin("{\"level\": \"hi\"}")
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("`hi` at `/level` could be any of high, higher"),
+            "{stderr}"
+        );
+        let out = flexmd()
+            .args([
+                "json",
+                "--schema",
+                &example("specs/answer.md"),
+                &example("responses/clean.md"),
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert!(stdout_json(&out).is_object());
+        flexmd()
+            .args(["json", "--schema", "no-such-schema"])
+            .write_stdin("{}")
+            .assert()
+            .code(2);
+    }
+
+    #[test]
+    fn json_in_reasoning_only_is_flagged() {
+        let out = flexmd()
+            .arg("json")
+            .write_stdin("<think>\nMaybe {\"a\": 1}\n</think>\nI am not sure.")
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(stdout_json(&out), json!({"a": 1}));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("inside a reasoning block"));
+    }
+
+    #[test]
     fn detect_and_parse_any_on_the_bundled_session() {
         let out = flexmd()
             .args(["detect", &example("mixed/session.md")])
@@ -641,14 +750,6 @@ mod detect {
 mod schema {
     use super::*;
     use pretty_assertions::assert_eq;
-
-    /// A scratch directory for commands that read or write schema files.
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("flexmd-cli-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
 
     fn stdout_json(out: &std::process::Output) -> Value {
         serde_json::from_slice(&out.stdout).unwrap()

@@ -27,6 +27,7 @@
 //! assert_eq!(fix.hint, "Fix summary: String must be at least 10 characters. Keep it at least 10 characters and at most 500 characters.");
 //! ```
 
+mod align;
 mod config;
 mod error;
 mod hints;
@@ -36,6 +37,10 @@ mod retry;
 mod transform;
 mod violation;
 
+pub use align::{
+    AlignError, Aligned, CandidateKind, Coercion, CoercionRule, Dropped, Preset, Target,
+    find_json_as,
+};
 pub use config::{
     CustomSchemas, DEFAULT_CONFIG_PATH, SchemasConfig, SchemasSettings, ValidationSettings,
 };

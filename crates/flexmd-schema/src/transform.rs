@@ -126,16 +126,7 @@ fn transform(
     let mut value = instance.clone();
     let mut changes = Vec::new();
     if options.apply_defaults {
-        let mut defaults = Defaults {
-            root: schema,
-            resources,
-            changes: &mut changes,
-            budget: 100_000,
-        };
-        defaults.fill(schema, &mut value, &mut String::new(), 0);
-        for change in &mut changes {
-            change.path = dotted_path(&value, &change.pointer);
-        }
+        changes = fill_defaults(schema, resources, &mut value);
     }
     let outcome = run(compiled, &value);
     if outcome.valid || !options.coerce {
@@ -222,6 +213,27 @@ fn integer_value(s: &str) -> Option<Value> {
     }
     let f: f64 = s.parse().ok()?;
     (f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
+}
+
+/// Fills every missing property that has a `default` (see
+/// [`Registry::validate_and_transform`]); returns the changes, with paths.
+pub(crate) fn fill_defaults(
+    schema: &Value,
+    resources: &HashMap<String, Value>,
+    value: &mut Value,
+) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let mut defaults = Defaults {
+        root: schema,
+        resources,
+        changes: &mut changes,
+        budget: 100_000,
+    };
+    defaults.fill(schema, value, &mut String::new(), 0);
+    for change in &mut changes {
+        change.path = dotted_path(value, &change.pointer);
+    }
+    changes
 }
 
 /// Fills defaults by walking the schema beside the instance.
