@@ -85,6 +85,14 @@ pub(crate) struct RunArgs {
     /// Seconds one answer may take.
     #[arg(long, default_value_t = 300)]
     timeout: u64,
+    /// The most tokens (o200k_base) all prompts and answers may use
+    /// together; a prompt that would pass it is not sent.
+    #[arg(long)]
+    max_tokens_total: Option<usize>,
+    /// On a retry, ask only for the failing top-level fields of an object
+    /// answer and merge them into the last answer.
+    #[arg(long)]
+    patch: bool,
     /// The prompt; standard input when omitted.
     prompt: Option<String>,
 }
@@ -271,6 +279,10 @@ pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, C
         coerce: validation.coerce_types,
         apply_defaults: validation.apply_defaults,
     };
+    retrier.max_tokens_total = args.max_tokens_total;
+    retrier.count_tokens =
+        |text| flexmd_artifact::count_tokens(text.as_bytes(), flexmd_artifact::Encoding::O200kBase);
+    retrier.patch = args.patch;
     let mut model = CommandModel {
         command: args.llm_cmd,
         timeout: Duration::from_secs(args.timeout),
@@ -283,9 +295,24 @@ pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, C
             print_json(&accepted.data)?;
             Ok(ExitCode::SUCCESS)
         }
-        Err(RetryError::Exhausted { attempts }) => {
+        Err(err @ RetryError::Exhausted { .. }) => {
+            let RetryError::Exhausted {
+                attempts,
+                best,
+                tokens_used,
+                ..
+            } = &err
+            else {
+                return Err(CliError::Retry(Box::new(err)));
+            };
             for (i, attempt) in attempts.iter().enumerate() {
-                eprintln!("attempt {}:", i + 1);
+                eprintln!(
+                    "attempt {}{} ({} + {} tokens):",
+                    i + 1,
+                    if attempt.patch { ", patch" } else { "" },
+                    attempt.prompt_tokens,
+                    attempt.answer_tokens
+                );
                 for error in &attempt.errors {
                     let place = if error.path.is_empty() {
                         "root"
@@ -295,7 +322,16 @@ pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, C
                     eprintln!("  {place}: {} [{}]", error.message, error.code);
                 }
             }
-            eprintln!("no valid answer after {} attempts", attempts.len());
+            eprintln!("{err} ({tokens_used} tokens)");
+            // The closest the model came, for the caller to use or show.
+            if let (Some(b), Some(data)) = (best, err.best_attempt().and_then(|a| a.data.as_ref()))
+            {
+                eprintln!(
+                    "printing the best attempt ({}), which still has the errors above",
+                    b + 1
+                );
+                print_json(data)?;
+            }
             Ok(ExitCode::from(1))
         }
         Err(e) => Err(CliError::Retry(Box::new(e))),

@@ -963,10 +963,55 @@ mod schema {
         assert_eq!(stdout_json(&out), json!({"phases": []}));
         assert_eq!(String::from_utf8_lossy(&out.stderr), "valid on attempt 2\n");
         let second = std::fs::read_to_string(dir.join("prompt_2")).unwrap();
+        // The last answer is quoted, with a hint for what still fails after
+        // coercion (the 3 became [3]; its item is no risk object).
         assert!(
-            second.contains("- Fix risks: Expected array, got integer."),
+            second.contains("Your previous answer:\n\n````\n{\"phases\": [{\"id\": 1, \"name\": \"a\", \"tasks\": []}], \"risks\": 3}\n````"),
             "{second}"
         );
+        assert!(
+            second.contains("- Fix risks.[0]: Expected object, got integer."),
+            "{second}"
+        );
+    }
+
+    #[test]
+    fn run_stops_at_the_token_budget_and_prints_the_best_attempt() {
+        let dir = scratch("run-budget");
+        let cmd = scripted(
+            &dir,
+            &["{\"phases\": [{\"id\": \"p\"}]}", "{\"phases\": 5}", "{}"],
+        );
+        // Each prompt holds the plan schema (about 600 o200k tokens): room
+        // for two, not three.
+        let out = flexmd()
+            .args([
+                "run",
+                "--schema",
+                "plan",
+                "--llm-cmd",
+                &cmd,
+                "--max-retries",
+                "5",
+                "--max-tokens-total",
+                "1500",
+                "Plan.",
+            ])
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("no valid answer after 2 attempts (the token budget would be passed)"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("attempt 1 (582 + 11 tokens):"), "{stderr}");
+        // The second answer has one violation (its 5 became [5], not a
+        // phase), the first two: the second is the best.
+        assert!(stderr.contains("printing the best attempt (2)"), "{stderr}");
+        assert_eq!(stdout_json(&out), json!({"phases": [5]}));
+        assert!(!dir.join("prompt_3").exists());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::time::Duration;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::retry::Attempt;
+use crate::retry::{Attempt, StopReason};
 
 /// A schema, a config file or a schema directory that cannot be used.
 #[derive(Debug, Error, Diagnostic)]
@@ -118,12 +118,23 @@ pub enum ModelError {
 /// Why [`Retrier::run`](crate::Retrier::run) returned no valid data.
 #[derive(Debug, Error, Diagnostic)]
 pub enum RetryError {
-    /// Every attempt gave an answer that does not fit; all are kept.
-    #[error("no valid answer after {} attempts", attempts.len())]
+    /// No attempt gave an answer that fits (retries or the token budget ran
+    /// out); all are kept, and the best is named.
+    #[error("no valid answer after {} attempts ({})", attempts.len(), match reason {
+        StopReason::Retries => "retries used up",
+        StopReason::TokenBudget => "the token budget would be passed",
+    })]
     #[diagnostic(code(schema::retries_exhausted))]
     Exhausted {
-        /// Each prompt, answer and its violations, in order.
+        /// Each prompt, answer, data and violations, in order.
         attempts: Vec<Attempt>,
+        /// The index of the best attempt: fewest violations, then lowest
+        /// cost (the later of equals); `None` when no answer held data.
+        best: Option<usize>,
+        /// Why the run stopped.
+        reason: StopReason,
+        /// Tokens of all prompts and answers sent.
+        tokens_used: usize,
     },
     /// The model failed; the attempts before are kept.
     #[error("the model failed on attempt {}", attempts.len() + 1)]
@@ -140,4 +151,15 @@ pub enum RetryError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Schema(#[from] SchemaError),
+}
+
+impl RetryError {
+    /// For [`RetryError::Exhausted`]: the best attempt, whose `data` is the
+    /// closest the model came (with its `errors`).
+    pub fn best_attempt(&self) -> Option<&Attempt> {
+        match self {
+            Self::Exhausted { attempts, best, .. } => best.and_then(|b| attempts.get(b)),
+            _ => None,
+        }
+    }
 }

@@ -48,7 +48,9 @@ pub use error::{ModelError, RetryError, SchemaError};
 pub use hints::{Hint, hints};
 pub use infer::infer_schema;
 pub use registry::{MAX_INSTANCE_DEPTH, Outcome, Registry, SCHEME};
-pub use retry::{Accepted, Attempt, CommandModel, Expected, Model, Retrier};
+pub use retry::{
+    Accepted, Attempt, CommandModel, Expected, Model, Retrier, StopReason, estimate_tokens,
+};
 pub use transform::{Change, ChangeKind, TransformOptions};
 pub use violation::{Violation, code_of};
 

@@ -10,11 +10,12 @@ use flexmd_ofs::ExtractOptions;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::align::{AlignError, CoercionRule, Preset, Target};
 use crate::error::{ModelError, RetryError};
 use crate::hints::hints;
 use crate::registry::Registry;
-use crate::transform::{Change, TransformOptions};
-use crate::violation::Violation;
+use crate::transform::{Change, ChangeKind, TransformOptions};
+use crate::violation::{Violation, dotted_path};
 
 /// Something that answers a prompt: an LLM behind an API or a command.
 pub trait Model {
@@ -138,8 +139,9 @@ impl Model for CommandModel {
 /// What the model must answer with.
 #[derive(Debug, Clone)]
 pub enum Expected {
-    /// JSON matching this JSON Schema, found leniently in the answer (a
-    /// fence, prose around it, the repairs of `flexmd-detect`).
+    /// JSON matching this JSON Schema, found in the answer by schema-aligned
+    /// parsing ([`Registry::find_json_as`]): the candidate that fits best,
+    /// repaired and coerced.
     Schema(Value),
     /// A Markdown answer following this Output Format Spec, turned into JSON
     /// with `flexmd_ofs::to_json`.
@@ -155,6 +157,18 @@ pub struct Attempt {
     pub answer: String,
     /// What was wrong with it; empty for the accepted answer.
     pub errors: Vec<Violation>,
+    /// The data read from the answer (coerced; for a patch, merged into the
+    /// previous data), valid or not; `None` when none was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+    /// The cost of the coercions and repairs that read the data.
+    pub cost: u32,
+    /// Tokens in the prompt, counted with [`Retrier::count_tokens`].
+    pub prompt_tokens: usize,
+    /// Tokens in the answer.
+    pub answer_tokens: usize,
+    /// The attempt asked only for the failing fields ([`Retrier::patch`]).
+    pub patch: bool,
 }
 
 /// The data of an accepted answer and how it was reached.
@@ -168,8 +182,35 @@ pub struct Accepted {
     pub attempts: Vec<Attempt>,
 }
 
+/// Why [`Retrier::run`] stopped without a valid answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// Every retry was used.
+    Retries,
+    /// The next prompt would pass [`Retrier::max_tokens_total`].
+    TokenBudget,
+}
+
+/// The token counter [`Retrier`] uses unless told otherwise: an estimate,
+/// one token per four bytes (rounded up). Give [`Retrier::count_tokens`] an
+/// exact tokenizer for a hard budget (the `flexmd` CLI counts with
+/// `o200k_base`).
+pub fn estimate_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
 /// Asks a model, validates its answer and retries with hints (seed
 /// `executeAgentWithSchema` with `retryOnSchemaError`).
+///
+/// Each retry *replaces* the conversation rather than growing it: the
+/// original prompt, the required structure, the last answer, and a hint for
+/// each failing path only. With [`Retrier::patch`], a retry on an object
+/// schema asks only for the failing fields and merges them into the last
+/// answer, which is then checked as a whole. [`Retrier::max_tokens_total`]
+/// caps the tokens of all prompts and answers. When no answer is valid, the
+/// error keeps every attempt and names the best one (fewest violations, then
+/// lowest cost).
 ///
 /// ```
 /// use flexmd_schema::{Accepted, Expected, Model, ModelError, Registry, Retrier};
@@ -186,13 +227,14 @@ pub struct Accepted {
 /// let registry = Registry::new();
 /// let schema = registry.get("plan").unwrap().clone();
 /// let retrier = Retrier::new(&registry, Expected::Schema(schema));
-/// let mut model = Scripted(vec!["Sure: {\"phases\": 3}", "```json\n{\"phases\": []}\n```"]);
+/// let mut model = Scripted(vec!["Sure: {\"phases\": \"soon\"}", "```json\n{\"phases\": []}\n```"]);
 /// let accepted = retrier.run(&mut model, "Plan the release.").unwrap();
 /// assert_eq!(accepted.data, json!({"phases": []}));
 /// assert_eq!(accepted.attempts.len(), 2);
-/// assert!(accepted.attempts[1].prompt.contains("Fix phases: Expected array, got integer"));
+/// let retry = &accepted.attempts[1].prompt;
+/// assert!(retry.contains("Your previous answer:\n\n````\nSure: {\"phases\": \"soon\"}\n````"));
+/// assert!(retry.contains("Fix phases.[0]: Expected object, got string"));
 /// ```
-#[derive(Debug)]
 pub struct Retrier<'r> {
     registry: &'r Registry,
     expected: Expected,
@@ -200,8 +242,37 @@ pub struct Retrier<'r> {
     /// `maxSchemaRetries`).
     pub max_retries: usize,
     /// Defaults and coercion applied before an answer is judged (default:
-    /// both, as the seed's `executeAgentWithSchema`).
+    /// both, as the seed's `executeAgentWithSchema`). With neither, answers
+    /// are read with repairs only (the `strict` preset).
     pub options: TransformOptions,
+    /// The most tokens all prompts and answers together may use: a prompt
+    /// that would pass it is not sent (default: no limit).
+    pub max_tokens_total: Option<usize>,
+    /// How tokens are counted (default [`estimate_tokens`]).
+    pub count_tokens: fn(&str) -> usize,
+    /// On an object schema, ask a retry for the failing top-level fields
+    /// only and merge them into the last answer (default off).
+    pub patch: bool,
+}
+
+impl std::fmt::Debug for Retrier<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Retrier")
+            .field("expected", &self.expected)
+            .field("max_retries", &self.max_retries)
+            .field("options", &self.options)
+            .field("max_tokens_total", &self.max_tokens_total)
+            .field("patch", &self.patch)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An answer judged: its data (if any), what is wrong, the cost to read it.
+struct Judged {
+    data: Option<Value>,
+    errors: Vec<Violation>,
+    changes: Vec<Change>,
+    cost: u32,
 }
 
 impl<'r> Retrier<'r> {
@@ -215,68 +286,112 @@ impl<'r> Retrier<'r> {
                 coerce: true,
                 apply_defaults: true,
             },
+            max_tokens_total: None,
+            count_tokens: estimate_tokens,
+            patch: false,
         }
     }
 
     /// Sends `prompt` followed by the structure the answer must have (the
-    /// JSON Schema, or the spec's prompt block), then correction prompts —
-    /// the original prompt, a hint per problem, the structure again — until
-    /// an answer is valid or `max_retries` retries are spent.
+    /// JSON Schema, or the spec's prompt block), then correction prompts
+    /// (see [`Retrier`]) until an answer is valid, `max_retries` retries are
+    /// spent, or the token budget would be passed.
     pub fn run(&self, model: &mut dyn Model, prompt: &str) -> Result<Accepted, RetryError> {
-        let mut attempts = Vec::new();
+        let mut attempts: Vec<Attempt> = Vec::new();
+        let mut used = 0usize;
         let mut current = format!("{prompt}\n\n{}", self.structure());
-        for _ in 0..=self.max_retries {
+        let mut patching: Option<Vec<String>> = None;
+        for round in 0..=self.max_retries {
+            let prompt_tokens = (self.count_tokens)(&current);
+            if let Some(limit) = self.max_tokens_total
+                && used + prompt_tokens > limit
+            {
+                return Err(self.exhausted(attempts, StopReason::TokenBudget, used));
+            }
             let answer = match model.complete(&current) {
                 Ok(answer) => answer,
                 Err(source) => return Err(RetryError::Model { source, attempts }),
             };
-            match self.judge(&answer)? {
-                Ok((data, changes)) => {
-                    attempts.push(Attempt {
-                        prompt: current,
-                        answer,
-                        errors: Vec::new(),
-                    });
-                    return Ok(Accepted {
-                        data,
-                        changes,
-                        attempts,
-                    });
-                }
-                Err(errors) => {
-                    let next = self.correction(prompt, &errors);
-                    attempts.push(Attempt {
-                        prompt: current,
-                        answer,
-                        errors,
-                    });
-                    current = next;
-                }
+            let answer_tokens = (self.count_tokens)(&answer);
+            used += prompt_tokens + answer_tokens;
+            let previous = attempts.last().and_then(|a: &Attempt| a.data.clone());
+            let judged = match (&patching, previous) {
+                (Some(keys), Some(previous)) => self.judge_patch(&answer, &previous, keys)?,
+                _ => self.judge(&answer)?,
+            };
+            let attempt = Attempt {
+                prompt: std::mem::take(&mut current),
+                answer,
+                errors: judged.errors.clone(),
+                data: judged.data.clone(),
+                cost: judged.cost,
+                prompt_tokens,
+                answer_tokens,
+                patch: patching.is_some(),
+            };
+            attempts.push(attempt);
+            if judged.errors.is_empty()
+                && let Some(data) = judged.data
+            {
+                return Ok(Accepted {
+                    data,
+                    changes: judged.changes,
+                    attempts,
+                });
             }
+            if round == self.max_retries {
+                break;
+            }
+            let last = attempts.last();
+            patching = self.patch_keys(last);
+            current = match (&patching, last) {
+                (Some(keys), Some(last)) => self.patch_prompt(prompt, last, keys),
+                (_, Some(last)) => self.correction(prompt, last),
+                _ => break,
+            };
         }
-        Err(RetryError::Exhausted { attempts })
+        Err(self.exhausted(attempts, StopReason::Retries, used))
     }
 
-    /// The valid data of an answer, or what is wrong with it.
-    #[allow(clippy::type_complexity, reason = "a private two-level result")]
-    fn judge(
-        &self,
-        answer: &str,
-    ) -> Result<Result<(Value, Vec<Change>), Vec<Violation>>, RetryError> {
-        let (value, schema) = match &self.expected {
-            Expected::Schema(schema) => match flexmd_detect::find_json(answer) {
-                Some(found) => (found.value, schema.clone()),
-                None => {
-                    return Ok(Err(vec![root_violation(
-                        "The answer holds no JSON value",
-                        "no_json",
-                    )]));
-                }
-            },
+    /// The error for a run without a valid answer, naming the best attempt.
+    fn exhausted(&self, attempts: Vec<Attempt>, reason: StopReason, used: usize) -> RetryError {
+        let mut best: Option<usize> = None;
+        for (i, a) in attempts.iter().enumerate() {
+            if a.data.is_none() {
+                continue;
+            }
+            let better = best
+                .and_then(|b| attempts.get(b))
+                .is_none_or(|b| (a.errors.len(), a.cost) <= (b.errors.len(), b.cost));
+            if better {
+                best = Some(i);
+            }
+        }
+        RetryError::Exhausted {
+            attempts,
+            best,
+            reason,
+            tokens_used: used,
+        }
+    }
+
+    /// The data of an answer and what is wrong with it.
+    fn judge(&self, answer: &str) -> Result<Judged, RetryError> {
+        match &self.expected {
+            Expected::Schema(schema) => {
+                let preset = if self.options.coerce || self.options.apply_defaults {
+                    Preset::Standard
+                } else {
+                    Preset::Strict
+                };
+                Ok(self.align(answer, schema, preset))
+            }
             Expected::Spec(spec) => {
                 let report = flexmd_ofs::validate(answer, spec);
+                let extracted = flexmd_ofs::extract(answer, spec, &ExtractOptions::default());
+                let data = flexmd_ofs::to_json(&extracted, spec);
                 if !report.ok {
-                    return Ok(Err(report
+                    let errors = report
                         .errors
                         .iter()
                         .map(|issue| Violation {
@@ -286,30 +401,191 @@ impl<'r> Retrier<'r> {
                             message: issue.message.clone(),
                             code: issue.code.clone(),
                         })
-                        .collect()));
+                        .collect();
+                    return Ok(Judged {
+                        data: Some(data),
+                        errors,
+                        changes: Vec::new(),
+                        cost: 0,
+                    });
                 }
-                let extracted = flexmd_ofs::extract(answer, spec, &ExtractOptions::default());
-                (
-                    flexmd_ofs::to_json(&extracted, spec),
-                    flexmd_ofs::json_schema(spec),
-                )
+                let outcome = self.registry.validate_and_transform_schema(
+                    &flexmd_ofs::json_schema(spec),
+                    &data,
+                    self.options,
+                )?;
+                Ok(Judged {
+                    data: Some(outcome.data.unwrap_or(data)),
+                    cost: u32::try_from(outcome.changes.len()).unwrap_or(u32::MAX),
+                    errors: outcome.errors,
+                    changes: outcome.changes,
+                })
             }
-        };
-        let outcome = self
-            .registry
-            .validate_and_transform_schema(&schema, &value, self.options)?;
-        Ok(match outcome.data {
-            Some(data) if outcome.valid => Ok((data, outcome.changes)),
-            _ => Err(outcome.errors),
-        })
+        }
     }
 
-    /// The next prompt: the original, what was wrong, and the structure.
-    fn correction(&self, prompt: &str, errors: &[Violation]) -> String {
+    /// Schema-aligned reading of an answer, as [`Judged`].
+    fn align(&self, answer: &str, schema: &Value, preset: Preset) -> Judged {
+        match self
+            .registry
+            .find_json_as(answer, Target::Schema(schema), preset)
+        {
+            Ok(aligned) => {
+                let changes = aligned
+                    .coercions
+                    .iter()
+                    .map(|c| Change {
+                        kind: if c.rule == CoercionRule::Default {
+                            ChangeKind::Default
+                        } else {
+                            ChangeKind::Coerced
+                        },
+                        path: dotted_path(&aligned.value, &c.pointer),
+                        pointer: c.pointer.clone(),
+                        from: c.before.clone(),
+                        to: c.after.clone().unwrap_or(Value::Null),
+                    })
+                    .collect();
+                Judged {
+                    data: Some(aligned.value),
+                    errors: aligned.errors,
+                    changes,
+                    cost: aligned.cost,
+                }
+            }
+            Err(AlignError::AmbiguousEnum {
+                pointer,
+                value,
+                candidates,
+            }) => Judged {
+                data: None,
+                errors: vec![Violation {
+                    path: pointer.trim_start_matches('/').replace('/', "."),
+                    pointer,
+                    schema_path: String::new(),
+                    message: format!(
+                        "`{value}` could be any of {}; write one in full",
+                        candidates.join(", ")
+                    ),
+                    code: "ambiguous_enum".to_owned(),
+                }],
+                changes: Vec::new(),
+                cost: 0,
+            },
+            Err(_) => Judged {
+                data: None,
+                errors: vec![root_violation("The answer holds no JSON value", "no_json")],
+                changes: Vec::new(),
+                cost: 0,
+            },
+        }
+    }
+
+    /// A patch answer: its object's `keys` replace those of `previous`, and
+    /// the whole is judged again.
+    fn judge_patch(
+        &self,
+        answer: &str,
+        previous: &Value,
+        keys: &[String],
+    ) -> Result<Judged, RetryError> {
+        let Some(Value::Object(patch)) = flexmd_detect::find_json(answer).map(|f| f.value) else {
+            return self.judge(answer);
+        };
+        let mut merged = previous.clone();
+        if let Value::Object(map) = &mut merged {
+            for (key, value) in patch {
+                if keys.contains(&key) {
+                    map.insert(key, value);
+                }
+            }
+        }
+        let text = serde_json::to_string(&merged).unwrap_or_default();
+        self.judge(&text)
+    }
+
+    /// The top-level fields to ask for again, when the last answer is an
+    /// object and every problem lies under a top-level field (`None` when a
+    /// full retry is needed).
+    fn patch_keys(&self, last: Option<&Attempt>) -> Option<Vec<String>> {
+        if !self.patch || !matches!(self.expected, Expected::Schema(_)) {
+            return None;
+        }
+        let last = last?;
+        last.data.as_ref()?.as_object()?;
+        let mut keys: Vec<String> = Vec::new();
+        for error in &last.errors {
+            let key = match error.pointer.split('/').nth(1) {
+                Some(first) => first.replace("~1", "/").replace("~0", "~"),
+                // A missing top-level field: named in the message.
+                None if error.code == "missing_required" => error
+                    .message
+                    .strip_prefix("Missing required field: ")?
+                    .to_owned(),
+                None => return None,
+            };
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        (!keys.is_empty()).then_some(keys)
+    }
+
+    /// A full retry: the original prompt and structure, the last answer, and
+    /// a hint per failing path.
+    fn correction(&self, prompt: &str, last: &Attempt) -> String {
         let mut out = format!(
-            "{prompt}\n\nYour previous answer did not match the required structure. Fix these problems:\n"
+            "{prompt}\n\n{}\nYour previous answer:\n\n{}\n\nIt did not match the required structure. Answer again in full, fixing these problems:\n",
+            self.structure(),
+            fenced(&last.answer)
         );
-        let lines: Vec<String> = match &self.expected {
+        for line in self.hint_lines(&last.errors) {
+            out.push_str("- ");
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A patch retry: the original prompt, the failing fields' hints, and
+    /// the schema of just those fields.
+    fn patch_prompt(&self, prompt: &str, last: &Attempt, keys: &[String]) -> String {
+        let Expected::Schema(schema) = &self.expected else {
+            return self.correction(prompt, last);
+        };
+        let mut properties = serde_json::Map::new();
+        for key in keys {
+            let sub = schema
+                .get("properties")
+                .and_then(|p| p.get(key))
+                .cloned()
+                .unwrap_or(Value::Bool(true));
+            properties.insert(key.clone(), sub);
+        }
+        let partial = serde_json::json!({
+            "type": "object",
+            "properties": properties,
+            "required": keys,
+        });
+        let mut out = format!(
+            "{prompt}\n\nYour previous answer was right except for these fields: {}. Fix these problems:\n",
+            keys.join(", ")
+        );
+        for line in self.hint_lines(&last.errors) {
+            out.push_str("- ");
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "\nReturn only a JSON object with the corrected fields, matching this JSON Schema:\n\n```json\n{}\n```\n",
+            serde_json::to_string_pretty(&partial).unwrap_or_default()
+        ));
+        out
+    }
+
+    /// One line per problem: a hint from the schema, or the spec's message.
+    fn hint_lines(&self, errors: &[Violation]) -> Vec<String> {
+        match &self.expected {
             Expected::Schema(schema) => hints(errors, schema).into_iter().map(|h| h.hint).collect(),
             Expected::Spec(_) => errors
                 .iter()
@@ -318,18 +594,10 @@ impl<'r> Retrier<'r> {
                     section => format!("{section}: {}", e.message),
                 })
                 .collect(),
-        };
-        for line in lines {
-            out.push_str("- ");
-            out.push_str(&line);
-            out.push('\n');
         }
-        out.push('\n');
-        out.push_str(&self.structure());
-        out
     }
 
-    /// What every prompt ends with: the structure the answer must have.
+    /// The structure the answer must have.
     fn structure(&self) -> String {
         match &self.expected {
             Expected::Schema(schema) => format!(
@@ -341,6 +609,13 @@ impl<'r> Retrier<'r> {
             }
         }
     }
+}
+
+/// `text` in a fence longer than any backtick run inside it.
+fn fenced(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(4));
+    format!("{fence}\n{}\n{fence}", text.trim_end())
 }
 
 fn root_violation(message: &str, code: &str) -> Violation {

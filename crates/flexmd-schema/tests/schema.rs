@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use flexmd_schema::{
     ChangeKind, CommandModel, Expected, Model, ModelError, Registry, Retrier, RetryError,
-    SchemaError, SchemasConfig, TransformOptions, hints, infer_schema,
+    SchemaError, SchemasConfig, StopReason, TransformOptions, hints, infer_schema,
 };
 use serde_json::{Value, json};
 
@@ -391,11 +391,163 @@ mod retry {
         assert_eq!(accepted.attempts.len(), 2);
         assert_eq!(accepted.attempts[0].errors[0].code, "missing_required");
         let second = std::fs::read_to_string(dir.path().join("prompt_2")).unwrap();
-        assert!(second.starts_with("Plan the build.\n\nYour previous answer did not match the required structure. Fix these problems:\n- Fix phases.[0]: Missing required field: tasks. Add `tasks` (array of object with id: string, description: string, agent: string, dependencies: array of string).\n"), "{second}");
         assert!(
-            second.contains(
-                "Return only JSON matching this JSON Schema:\n\n```json\n{\n  \"$schema\""
-            )
+            second.starts_with(
+                "Plan the build.\n\nReturn only JSON matching this JSON Schema:\n\n```json\n{\n  \"$schema\""
+            ),
+            "{second}"
+        );
+        assert!(second.ends_with("\nYour previous answer:\n\n````\nHere you go: {\"phases\": [{\"id\": \"p1\", \"name\": \"Build\"}]}\n````\n\nIt did not match the required structure. Answer again in full, fixing these problems:\n- Fix phases.[0]: Missing required field: tasks. Add `tasks` (array of object with id: string, description: string, agent: string, dependencies: array of string).\n"), "{second}");
+    }
+
+    /// Each retry replaces the conversation: the original prompt, the
+    /// structure, the last answer only, and hints for what failed last.
+    #[test]
+    fn retries_replace_the_conversation_instead_of_appending() {
+        let registry = Registry::new();
+        let (dir, mut model) = script(&[
+            "{\"phases\": 1}",
+            "{\"phases\": [{\"id\": \"p1\"}]}",
+            "{\"phases\": []}",
+        ]);
+        let retrier = Retrier::new(
+            &registry,
+            Expected::Schema(registry.get("plan").unwrap().clone()),
+        );
+        let accepted = retrier.run(&mut model, "Plan.").unwrap();
+        assert_eq!(accepted.attempts.len(), 3);
+        let prompt =
+            |n: usize| std::fs::read_to_string(dir.path().join(format!("prompt_{n}"))).unwrap();
+        let (first, third) = (prompt(1), prompt(3));
+        // The third prompt holds the second answer, not the first, and only
+        // the second answer's problems.
+        assert!(third.contains("{\"phases\": [{\"id\": \"p1\"}]}"));
+        assert!(!third.contains("{\"phases\": 1}"), "{third}");
+        assert!(third.contains("Fix phases.[0]: Missing required field: name."));
+        assert!(!third.contains("Expected array, got integer"));
+        // So its size does not grow with the attempts: the first prompt
+        // plus one answer and its hints.
+        assert!(
+            third.len() < first.len() + 800,
+            "{} vs {}",
+            third.len(),
+            first.len()
+        );
+        assert_eq!(accepted.attempts[2].prompt, third);
+        assert_eq!(accepted.attempts[0].prompt_tokens, first.len().div_ceil(4));
+    }
+
+    #[test]
+    fn the_token_budget_stops_the_loop_and_the_best_attempt_is_returned() {
+        let registry = Registry::new();
+        let (dir, mut model) = script(&[
+            "{\"phases\": [{\"id\": \"p1\"}]}",
+            "{\"phases\": 7}",
+            "{\"phases\": \"x\"}",
+        ]);
+        let mut retrier = Retrier::new(
+            &registry,
+            Expected::Schema(registry.get("plan").unwrap().clone()),
+        );
+        retrier.max_retries = 5;
+        // The plan schema's prompt is about 300 estimated tokens: room for
+        // two rounds, not three.
+        retrier.max_tokens_total = Some(700);
+        let err = retrier.run(&mut model, "Plan.").unwrap_err();
+        let RetryError::Exhausted {
+            attempts,
+            reason,
+            tokens_used,
+            ..
+        } = &err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(*reason, StopReason::TokenBudget);
+        assert!(attempts.len() < 6, "the budget stopped it early");
+        let sent: usize = attempts
+            .iter()
+            .map(|a| a.prompt_tokens + a.answer_tokens)
+            .sum();
+        assert_eq!(*tokens_used, sent);
+        assert!(sent <= 700);
+        assert!(
+            !dir.path()
+                .join(format!("prompt_{}", attempts.len() + 1))
+                .exists()
+        );
+        let best = err.best_attempt().unwrap();
+        let fewest = attempts.iter().map(|a| a.errors.len()).min().unwrap();
+        assert_eq!(best.errors.len(), fewest);
+        assert!(best.data.is_some());
+        assert!(
+            err.to_string()
+                .ends_with("(the token budget would be passed)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_best_attempt_has_the_fewest_violations() {
+        let registry = Registry::new();
+        let schema = json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}, "c": {"type": "integer"}},
+            "required": ["a", "b", "c"]
+        });
+        let (_dir, mut model) = script(&[
+            "{\"a\": \"x\", \"b\": \"y\", \"c\": 3}",
+            "{\"a\": 1, \"b\": \"y\", \"c\": 3}",
+            "{\"a\": \"x\", \"b\": \"y\", \"c\": \"z\"}",
+        ]);
+        let err = Retrier::new(&registry, Expected::Schema(schema))
+            .run(&mut model, "Count.")
+            .unwrap_err();
+        let RetryError::Exhausted { best, reason, .. } = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!((*best, *reason), (Some(1), StopReason::Retries));
+        let best = err.best_attempt().unwrap();
+        assert_eq!(best.data, Some(json!({"a": 1, "b": "y", "c": 3})));
+        assert_eq!(best.errors.len(), 1);
+    }
+
+    #[test]
+    fn patch_mode_asks_only_for_the_failing_fields_and_merges_them() {
+        let registry = Registry::new();
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "title": {"type": "string"},
+                "score": {"type": "integer", "minimum": 0},
+                "tags": {"type": "array", "items": {"type": "string"}}
+            },
+            "required": ["title", "score", "tags"]
+        });
+        let (dir, mut model) = script(&[
+            "{\"title\": \"A long title we keep\", \"score\": -3}",
+            "{\"score\": 4, \"tags\": [\"x\"], \"title\": \"ignored\"}",
+        ]);
+        let mut retrier = Retrier::new(&registry, Expected::Schema(schema));
+        retrier.patch = true;
+        let accepted = retrier.run(&mut model, "Rate it.").unwrap();
+        assert_eq!(
+            accepted.data,
+            json!({"title": "A long title we keep", "score": 4, "tags": ["x"]})
+        );
+        assert!(accepted.attempts[1].patch);
+        let second = std::fs::read_to_string(dir.path().join("prompt_2")).unwrap();
+        assert!(
+            second.contains("Your previous answer was right except for these fields: tags, score."),
+            "{second}"
+        );
+        assert!(
+            second.contains("\"required\": [\n    \"tags\",\n    \"score\"\n  ]"),
+            "{second}"
+        );
+        assert!(
+            !second.contains("A long title"),
+            "the patch prompt does not resend the answer"
         );
     }
 
@@ -407,7 +559,7 @@ mod retry {
             &registry,
             Expected::Schema(registry.get("plan").unwrap().clone()),
         );
-        let Err(RetryError::Exhausted { attempts }) = retrier.run(&mut model, "Plan.") else {
+        let Err(RetryError::Exhausted { attempts, .. }) = retrier.run(&mut model, "Plan.") else {
             panic!("expected exhaustion");
         };
         let codes: Vec<&str> = attempts.iter().map(|a| a.errors[0].code.as_str()).collect();
