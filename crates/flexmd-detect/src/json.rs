@@ -373,14 +373,11 @@ pub fn find_json(text: &str) -> Option<FoundJson> {
     if let Some(found) = find_in(&blank_out(text, &reasoning), &reasoning) {
         return Some(found);
     }
-    // Only reasoning holds JSON: its last complete value, else its last.
-    let drafts: Vec<FoundJson> = find_all_json(text)
-        .into_iter()
-        .filter(|f| f.in_reasoning)
-        .collect();
-    let complete = |f: &&FoundJson| !f.repairs.iter().any(|r| r.kind.is_truncation());
-    let mut found = drafts.iter().rfind(complete).or(drafts.last())?.clone();
+    // Only reasoning holds JSON: read it by the same rules.
+    let outside = complement(&reasoning, text.len());
+    let mut found = find_in(&blank_out(text, &outside), &outside)?;
     found.pick = Some(Pick::Reasoning);
+    found.in_reasoning = true;
     Some(found)
 }
 
@@ -402,59 +399,50 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
     let fences = fences(text);
     let inline = inline_fences(text, &fences);
     for tier in [JsonSource::JsonFence, JsonSource::CodeFence] {
-        let candidates: Vec<FoundJson> = fences
+        // The fences of this tier, block and one-line, last first: the first
+        // complete value wins; the last value when none is complete.
+        let mut spans: Vec<(usize, Option<&Fence>, Option<&InlineFence>)> = fences
             .iter()
             .filter(|f| fence_source(f) == Some(tier))
-            .filter_map(|f| {
-                let complete = f.closed;
-                fence_values(f, tier)
-                    .into_iter()
-                    .next()
-                    .map(|v| (v, complete))
-            })
+            .map(|f| (f.start, Some(f), None))
             .chain(
                 inline
                     .iter()
                     .filter(|f| f.source == tier)
-                    .filter_map(|f| inline_value(text, f).map(|v| (v, true))),
+                    .map(|f| (f.start, None, Some(f))),
             )
-            .filter(|(v, _)| outside(v))
-            .map(|(mut v, closed)| {
-                if !closed {
-                    v.repairs.push(Repair {
-                        kind: RepairKind::UnclosedString,
-                        offset: usize::MAX,
-                    });
-                }
-                v
-            })
             .collect();
-        let complete = |v: &FoundJson| !v.repairs.iter().any(|r| r.kind.is_truncation());
-        let best = candidates
-            .iter()
-            .filter(|v| complete(v))
-            .max_by_key(|v| v.start)
-            .map(|v| (v, Pick::LastCompleteFence))
-            .or_else(|| {
-                candidates
-                    .iter()
-                    .max_by_key(|v| v.start)
-                    .map(|v| (v, Pick::LastFence))
-            });
-        if let Some((best, pick)) = best {
-            let mut best = best.clone();
-            best.repairs.retain(|r| r.offset != usize::MAX);
-            best.pick = Some(pick);
-            return Some(best);
+        spans.sort_unstable_by_key(|s| std::cmp::Reverse(s.0));
+        let mut last = None;
+        for (_, block, one_line) in spans {
+            let (value, closed) = match (block, one_line) {
+                (Some(f), _) => (fence_values(f, tier).into_iter().next(), f.closed),
+                (None, Some(f)) => (inline_value(text, f), true),
+                (None, None) => (None, false),
+            };
+            let Some(mut value) = value.filter(|v| outside(v)) else {
+                continue;
+            };
+            if closed && !value.repairs.iter().any(|r| r.kind.is_truncation()) {
+                value.pick = Some(Pick::LastCompleteFence);
+                return Some(value);
+            }
+            if last.is_none() {
+                value.pick = Some(Pick::LastFence);
+                last = Some(value);
+            }
+        }
+        if last.is_some() {
+            return last;
         }
     }
     let regions = prose_regions(text, &fences, &inline);
     let prose = regions
         .iter()
         .find_map(|&(start, end)| {
-            prose_values(text, start, end, blocks.is_empty())
+            prose_values(text, start, end, Some(&outside))
                 .into_iter()
-                .find(outside)
+                .next()
         })
         .or_else(|| {
             regions
@@ -487,17 +475,13 @@ pub fn find_all_json(text: &str) -> Vec<FoundJson> {
     if reasoning.is_empty() {
         return find_all_in(text, &[]);
     }
-    // Outside reasoning, read as find_json reads it; inside, as written.
-    let inside = |f: &FoundJson| {
-        reasoning
-            .iter()
-            .any(|r| r.start <= f.start && f.end <= r.end)
-    };
+    // Outside reasoning and inside it, each read with the other blanked
+    // out, as find_json reads them.
+    let outside = complement(&reasoning, text.len());
     let mut found = find_all_in(&blank_out(text, &reasoning), &reasoning);
     found.extend(
-        find_all_in(text, &[])
+        find_all_in(&blank_out(text, &outside), &outside)
             .into_iter()
-            .filter(inside)
             .map(|f| FoundJson {
                 in_reasoning: true,
                 ..f
@@ -505,6 +489,18 @@ pub fn find_all_json(text: &str) -> Vec<FoundJson> {
     );
     found.sort_by_key(|f| f.start);
     found
+}
+
+/// The ranges of `0..len` outside `blocks` (sorted, not overlapping).
+fn complement(blocks: &[std::ops::Range<usize>], len: usize) -> Vec<std::ops::Range<usize>> {
+    let mut outside = Vec::new();
+    let mut at = 0;
+    for block in blocks {
+        outside.push(at..block.start);
+        at = block.end;
+    }
+    outside.push(at..len);
+    outside
 }
 
 /// [`find_all_json`] on a text whose reasoning `blocks` are blanked out (or
@@ -526,7 +522,7 @@ fn find_all_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Vec<FoundJson> 
     found.extend(inline.iter().filter_map(|f| inline_value(text, f)));
     let regions = prose_regions(text, &fences, &inline);
     for &(start, end) in &regions {
-        found.extend(prose_values(text, start, end, false));
+        found.extend(prose_values(text, start, end, None));
     }
     found.retain(outside);
     if found.is_empty() {
@@ -631,7 +627,14 @@ fn inline_fences(text: &str, fences: &[Fence]) -> Vec<InlineFence> {
             .take_while(|&b| b == b'`')
             .count();
         at = open + ticks;
-        if fences.iter().any(|f| f.start <= open && open < f.end) {
+        // Fences are sorted and never overlap: the one that could hold
+        // `open` is the last that starts at or before it.
+        let before = fences.partition_point(|f| f.start <= open);
+        if before
+            .checked_sub(1)
+            .and_then(|i| fences.get(i))
+            .is_some_and(|f| open < f.end)
+        {
             continue;
         }
         let line_start = text
@@ -798,7 +801,7 @@ fn fence_values(fence: &Fence, source: JsonSource) -> Vec<FoundJson> {
         at += rest.len() - gap.len();
     }
     if found.is_empty() {
-        found = prose_values(content, 0, content.len(), false)
+        found = prose_values(content, 0, content.len(), None)
             .into_iter()
             .map(in_text)
             .collect();
@@ -860,7 +863,14 @@ fn prose_regions(text: &str, fences: &[Fence], inline: &[InlineFence]) -> Vec<(u
 ///
 /// Each `{` or `[` is tried in turn; work on failed tries is capped (a few
 /// passes over the region), so hostile text stays linear.
-fn prose_values(text: &str, start: usize, end: usize, first_only: bool) -> Vec<FoundJson> {
+///
+/// With `first`, only the first value that `first` accepts is returned.
+fn prose_values(
+    text: &str,
+    start: usize,
+    end: usize,
+    first: Option<&dyn Fn(&FoundJson) -> bool>,
+) -> Vec<FoundJson> {
     let region = text.get(..end).unwrap_or_default();
     let whole = region.get(start..).unwrap_or_default().trim();
     let mut budget = 8 * (end - start) + 65_536;
@@ -874,9 +884,11 @@ fn prose_values(text: &str, start: usize, end: usize, first_only: bool) -> Vec<F
                 let counts = slice.len() == whole.len()
                     || (holds_something(&l.value) && looks_like_data(slice, &l.value));
                 if counts && let Ok(parsed) = parse_json(slice, Leniency::Repair) {
-                    found.push(found_at(open, l.end, parsed));
-                    if first_only {
-                        break;
+                    let value = found_at(open, l.end, parsed);
+                    match first {
+                        Some(accept) if accept(&value) => return vec![value],
+                        Some(_) => {}
+                        None => found.push(value),
                     }
                     at = l.end;
                     continue;
