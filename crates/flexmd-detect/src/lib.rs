@@ -5,11 +5,13 @@
 //!   FlexMD and Markdown snippets, with confidences and byte offsets;
 //!   [`parse_any`] reads them into [`FlexDocument`](flexmd_core::FlexDocument)s
 //!   and keeps the rest as `remainder`.
-//! - [`find_json`] / [`find_all_json`] find JSON values in fences and prose;
-//!   [`parse_json`] reads one through the ladder strict JSON → JSON5 →
-//!   repairs (smart quotes, Python literals, raw line breaks and stray quotes
-//!   in strings, missing commas, truncated output), reporting each
-//!   [`Repair`].
+//! - [`find_json`] / [`find_all_json`] find JSON values in fences (block and
+//!   one-line) and prose, skipping reasoning blocks (`<think>…`) and taking
+//!   the last complete fence; [`parse_json`] reads one through the ladder
+//!   strict JSON → JSON5 → repairs (unquoted strings, missing quotes, commas,
+//!   colons and brackets, Python and JavaScript forms, comments, ellipses,
+//!   concatenation, escaped answers, truncated output: 34 [`RepairKind`]s),
+//!   reporting each [`Repair`] with its offset.
 //!
 //! Fences are found by the Markdown parser, not by regular expressions: ```
 //! and `~~~`, longer fences holding shorter ones, indented and nested fences,

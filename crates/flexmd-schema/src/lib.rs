@@ -9,6 +9,8 @@
 //! - [`Registry::validate_and_transform`]: defaults and coercion, each
 //!   [`Change`] reported.
 //! - [`hints`]: how to fix each violation, from the schema.
+//! - [`Registry::find_json_as`] / [`find_json_as`]: the value in an answer
+//!   that fits a schema best, coerced to it, each [`Coercion`] logged.
 //! - [`Retrier`]: ask a [`Model`] (any program, via [`CommandModel`]),
 //!   validate, retry with hints.
 //! - [`SchemasConfig`]: the seed's `.planning/schemas-config.json`.
