@@ -290,7 +290,16 @@ pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, C
     match retrier.run(&mut model, &prompt) {
         Ok(accepted) => {
             if accepted.attempts.len() > 1 {
-                eprintln!("valid on attempt {}", accepted.attempts.len());
+                let tokens: Vec<String> = accepted
+                    .attempts
+                    .iter()
+                    .map(|a| format!("{} + {}", a.prompt_tokens, a.answer_tokens))
+                    .collect();
+                eprintln!(
+                    "valid on attempt {} (tokens per attempt, prompt + answer: {})",
+                    accepted.attempts.len(),
+                    tokens.join(", ")
+                );
             }
             print_json(&accepted.data)?;
             Ok(ExitCode::SUCCESS)
