@@ -89,7 +89,11 @@ const CHUNK: usize = 1 << 20;
 ///
 /// Large content is counted in chunks of about 1 MiB, each cut just before
 /// a space that starts a word — a place where the encoders' pre-tokenizer
-/// splits anyway, so the total is the whole text's count.
+/// splits anyway, so the total is the whole text's count. For the tiktoken
+/// encodings (`gpt2`, `r50k_base`, `p50k_*`), a run of one character class
+/// (letters, digits, spaces) longer than 256 bytes is cut too — their merge
+/// step is quadratic in a run's length — which may change the count by a
+/// token or two per cut; ordinary text has no such runs.
 ///
 /// ```
 /// use flexmd_artifact::{Encoding, count_tokens};
@@ -131,19 +135,89 @@ fn word_start_before(bytes: &[u8], limit: usize) -> usize {
         })
 }
 
+/// The longest run of one character class (letters, digits, spaces, other)
+/// the tiktoken encodings are given whole: their merge step is quadratic in
+/// a pre-token's length (100 KB of `a` took 7 s), and their pre-tokenizer
+/// overflows its stack on a run of about 1 MB (a panic inside tiktoken-rs).
+/// Longer runs are cut here; each cut may change the count by a token or two.
+const MAX_RUN: usize = 256;
+
+/// `text` cut into pieces whose same-class runs are at most [`MAX_RUN`]
+/// bytes; runs that short are left whole, so ordinary text is one piece.
+fn run_pieces(text: &str) -> Vec<&str> {
+    fn class(c: char) -> u8 {
+        if c.is_alphabetic() {
+            0
+        } else if c.is_numeric() {
+            1
+        } else if c.is_whitespace() {
+            2
+        } else {
+            3
+        }
+    }
+    let mut pieces = Vec::new();
+    let (mut piece_start, mut run_start) = (0, 0);
+    let mut previous = None;
+    for (i, c) in text.char_indices() {
+        let k = class(c);
+        if previous != Some(k) {
+            run_start = i;
+            previous = Some(k);
+        } else if i - run_start >= MAX_RUN {
+            pieces.push(text.get(piece_start..i).unwrap_or_default());
+            piece_start = i;
+            run_start = i;
+        }
+    }
+    pieces.push(text.get(piece_start..).unwrap_or_default());
+    pieces
+}
+
+/// A tiktoken-rs count, its long runs cut ([`MAX_RUN`]), and a panic inside
+/// the tokenizer contained: the piece is then counted in halves, and below
+/// 64 bytes estimated at one token per byte.
+fn count_tiktoken(
+    text: &str,
+    encode: &(dyn Fn(&str) -> usize + std::panic::RefUnwindSafe),
+) -> usize {
+    run_pieces(text)
+        .into_iter()
+        .map(|piece| count_contained(piece, encode))
+        .sum()
+}
+
+fn count_contained(
+    piece: &str,
+    encode: &(dyn Fn(&str) -> usize + std::panic::RefUnwindSafe),
+) -> usize {
+    if let Ok(n) = std::panic::catch_unwind(|| encode(piece)) {
+        return n;
+    }
+    if piece.len() < 64 {
+        return piece.len();
+    }
+    let mut half = piece.len() / 2;
+    while !piece.is_char_boundary(half) {
+        half -= 1;
+    }
+    let (a, b) = piece.split_at(half);
+    count_contained(a, encode) + count_contained(b, encode)
+}
+
 fn count_text(text: &str, encoding: Encoding) -> usize {
     match encoding {
         Encoding::Cl100kBase => bpe_openai::cl100k_base().count(text),
         Encoding::O200kBase => bpe_openai::o200k_base().count(text),
-        Encoding::Gpt2 | Encoding::R50kBase => tiktoken_rs::r50k_base_singleton()
-            .encode_ordinary(text)
-            .len(),
-        Encoding::P50kBase => tiktoken_rs::p50k_base_singleton()
-            .encode_ordinary(text)
-            .len(),
-        Encoding::P50kEdit => tiktoken_rs::p50k_edit_singleton()
-            .encode_ordinary(text)
-            .len(),
+        Encoding::Gpt2 | Encoding::R50kBase => count_tiktoken(text, &|t| {
+            tiktoken_rs::r50k_base_singleton().encode_ordinary(t).len()
+        }),
+        Encoding::P50kBase => count_tiktoken(text, &|t| {
+            tiktoken_rs::p50k_base_singleton().encode_ordinary(t).len()
+        }),
+        Encoding::P50kEdit => count_tiktoken(text, &|t| {
+            tiktoken_rs::p50k_edit_singleton().encode_ordinary(t).len()
+        }),
         Encoding::Claude => {
             let units = text.encode_utf16().count();
             // ceil(units / 3.5) in integers.
@@ -176,6 +250,31 @@ mod tests {
             ]
         );
         assert_eq!(count_tokens("日本語".as_bytes(), Encoding::Claude), 1);
+    }
+
+    #[test]
+    fn long_runs_are_cut_and_counted_close() {
+        // Regression (issue 20): 1 MB of one letter, digit or space panicked
+        // inside tiktoken-rs, and 100 KB took seconds.
+        for unit in ["a", "7", " "] {
+            let text = unit.repeat(1_000_000);
+            let n = count_tokens(text.as_bytes(), Encoding::Gpt2);
+            assert!(n > 0, "{unit:?}");
+        }
+        // Runs at the limit are whole; longer ones cut at most every 256 bytes,
+        // which moves the count by a token or so per cut.
+        let run = "a".repeat(MAX_RUN);
+        assert_eq!(run_pieces(&run), [run.as_str()]);
+        let long = "a".repeat(10 * MAX_RUN);
+        assert_eq!(run_pieces(&long).len(), 10);
+        let exact = tiktoken_rs::r50k_base_singleton()
+            .encode_ordinary(&long)
+            .len();
+        let cut = count_tokens(long.as_bytes(), Encoding::Gpt2);
+        assert!(cut.abs_diff(exact) <= 10, "{cut} vs {exact}");
+        // Ordinary text is one piece, so its count is exact.
+        let text = "The quick brown fox, 1234 times.\n".repeat(100);
+        assert_eq!(run_pieces(&text).len(), 1);
     }
 
     #[test]
