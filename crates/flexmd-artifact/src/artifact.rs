@@ -78,22 +78,36 @@ impl SpooledArtifact {
     pub fn grep(&self, pattern: &str, flags: &str) -> Result<Vec<String>, ArtifactError> {
         let pattern = GrepPattern::new(pattern, GrepFlags::parse(flags)?)?;
         Ok(self
-            .grep_lines(&pattern, usize::MAX)
+            .grep_lines(&pattern, usize::MAX)?
             .into_iter()
             .filter_map(|i| self.reader.line(i).map(Cow::into_owned))
             .collect())
     }
 
-    /// The indexes of the lines that match, at most `limit` of them.
-    pub fn grep_lines(&self, pattern: &GrepPattern, limit: usize) -> Vec<usize> {
+    /// The indexes of the lines that match, at most `limit` of them. A
+    /// panic inside the regex engine (a bug there, reached through some
+    /// pattern and bytes) is an error, not the end of the process.
+    pub fn grep_lines(
+        &self,
+        pattern: &GrepPattern,
+        limit: usize,
+    ) -> Result<Vec<usize>, ArtifactError> {
         let reader = self.reader.as_ref();
-        pattern.matching_lines(
-            reader.bytes(),
-            |offset| reader.line_of(offset),
-            limit,
-            crate::reader::WINDOW,
-            &|range| reader.release(range),
-        )
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pattern.matching_lines(
+                reader.bytes(),
+                |offset| reader.line_of(offset),
+                limit,
+                crate::reader::WINDOW,
+                &|range| reader.release(range),
+            )
+        }))
+        .map_err(|_| {
+            ArtifactError::Pattern(
+                "the regex engine failed on this pattern and input; try a simpler pattern"
+                    .to_owned(),
+            )
+        })
     }
 
     /// The number of bytes, as stored.

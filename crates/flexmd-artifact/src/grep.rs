@@ -118,7 +118,13 @@ impl GrepPattern {
                     .nfa_size_limit(Some(SIZE_LIMIT))
                     .onepass_size_limit(Some(SIZE_LIMIT))
                     .dfa_size_limit(Some(SIZE_LIMIT))
-                    .hybrid_cache_capacity(2 * SIZE_LIMIT),
+                    .hybrid_cache_capacity(2 * SIZE_LIMIT)
+                    // The haystack is bytes, not always UTF-8: an empty match
+                    // may fall inside a broken sequence. With the default
+                    // (`true`) the forward and reverse searches disagree on
+                    // such input and regex-automata panics (`(.|)` on
+                    // `x\xaa`).
+                    .utf8_empty(false),
             )
             .syntax(regex_automata::util::syntax::Config::new().utf8(false))
             .build_from_hir(&hir)

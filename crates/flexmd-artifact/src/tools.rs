@@ -533,7 +533,7 @@ impl<'a> ToolSet<'a> {
                     args.str("pattern").unwrap_or_default(),
                     crate::grep::GrepFlags::parse(flags)?,
                 )?;
-                let hits = base.grep_lines(&pattern, caps.lines + 1);
+                let hits = base.grep_lines(&pattern, caps.lines + 1)?;
                 let more = hits.len() > caps.lines;
                 let shown: Vec<String> = hits
                     .iter()

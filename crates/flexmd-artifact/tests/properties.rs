@@ -50,7 +50,7 @@ proptest! {
             text.split('\n')
                 .filter(|line| {
                     let one = SpooledArtifact::new(MemoryReader::new(line.to_string()));
-                    line.is_empty() && pattern == "^$" || !one.grep_lines(&p, 1).is_empty()
+                    line.is_empty() && pattern == "^$" || !one.grep_lines(&p, 1).unwrap().is_empty()
                 })
                 .map(str::to_owned)
                 .collect()

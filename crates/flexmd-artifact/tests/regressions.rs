@@ -1,0 +1,72 @@
+//! Numbered regressions: each input once crashed, hung or blew up memory,
+//! reached from a tool call or a tool output. Each test fails on the code
+//! before its fix (docs/reliability.md records cause, fix and figures).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use flexmd_artifact::{
+    Encoding, MAX_FILTER_NESTING, MemoryReader, SpooledArtifact, SpooledJsonArtifact, compile_path,
+    count_tokens,
+};
+
+/// 1. A JSONPath with a cut `\u` escape reached an `unreachable!` inside
+///    serde_json_path: a model's tool call ended the host process.
+#[test]
+fn r001_cut_unicode_escape_in_a_path_is_an_error() {
+    let doc = SpooledJsonArtifact::new(MemoryReader::new("{\"a\": 1}"), None).unwrap();
+    for path in ["$[\"\\u", "$[\"D\\uD", "$['\\u12", "$[\"\\uD800\\u0041\"]"] {
+        let err = doc.json_get(path).unwrap_err().to_string();
+        assert!(err.contains("needs four hex digits"), "{path}: {err}");
+    }
+    assert!(doc.json_get("$[\"\\u0061\"]").is_ok());
+}
+
+/// 2. `(.|)` over a line holding a byte that is not UTF-8 made
+///    regex-automata's forward and reverse searches disagree, and it
+///    panicked ("reverse search must match if forward search does").
+#[test]
+fn r002_empty_alternative_over_invalid_utf8_does_not_panic() {
+    let log = SpooledArtifact::new(MemoryReader::new(b"x\xaa\n".to_vec()));
+    assert_eq!(log.grep("(.|)", "").unwrap().len(), 2);
+    let log = SpooledArtifact::new(MemoryReader::new(b"\x00\xaa\n".to_vec()));
+    assert_eq!(log.grep(".|", "").unwrap().len(), 2);
+}
+
+/// 3. Nested filters made JSONPath parsing exponential: 22 levels of `$[?`
+///    took 6 s, each level doubling (and invalid paths cost the same).
+#[test]
+fn r003_nested_filters_are_bounded() {
+    let nested = |n: usize| format!("{}@{}", "$[?".repeat(n), "]".repeat(n));
+    assert!(compile_path(&nested(MAX_FILTER_NESTING)).is_ok());
+    for n in [MAX_FILTER_NESTING + 1, 22, 26] {
+        let err = compile_path(&nested(n)).unwrap_err().to_string();
+        assert!(err.contains("more than 8 filters"), "{err}");
+    }
+    let inner = format!("$[?{}@{}]", "@[?".repeat(30), "]".repeat(30));
+    assert!(compile_path(&inner).is_err());
+    // Filters side by side are not nested.
+    let wide = format!("$[{}]", vec!["?@.a"; 20].join(", "));
+    assert!(compile_path(&wide).is_ok());
+}
+
+/// 4. A run without spaces reached tiktoken-rs whole: 1 MB of one letter,
+///    digit or space overflowed its regex (a panic), and 100 KB took 3–7 s.
+#[test]
+fn r004_long_runs_are_counted_by_the_tiktoken_encodings() {
+    for unit in ["a", "7", " "] {
+        let text = unit.repeat(1_000_000);
+        for encoding in [Encoding::Gpt2, Encoding::P50kBase] {
+            assert!(count_tokens(text.as_bytes(), encoding) > 0, "{unit:?}");
+        }
+    }
+    // 100 KB of `a`: the same count as before, now in linear time.
+    assert_eq!(
+        count_tokens("a".repeat(100_000).as_bytes(), Encoding::Gpt2),
+        25_000
+    );
+}
