@@ -28,6 +28,14 @@ pub const MAX_PATH_NESTING: usize = 64;
 /// levels 0.8 s, 22 levels 6 s); at 8 it stays under a millisecond.
 pub const MAX_FILTER_NESTING: usize = 8;
 
+/// The largest json or json5 document parsed whole (64 MiB). A document is
+/// one value, held in memory as a tree about 8 to 13 times its size (10 MB of
+/// numbers: 135 MiB); past this size operations that need the tree are
+/// refused with an error naming the limit, before reading the document.
+/// `$.a.b` paths still work on larger documents (they read only the members
+/// on the way), and JSON Lines are streamed at any size.
+pub const MAX_DOCUMENT_BYTES: usize = 64 * 1024 * 1024;
+
 /// Nesting limit of a JSON5 document (serde_json's own for JSON).
 const MAX_JSON5_DEPTH: usize = 128;
 
@@ -187,35 +195,60 @@ impl SpooledJsonArtifact {
         path: &str,
         limit: usize,
     ) -> Result<Vec<Value>, ArtifactError> {
+        let mut out = Vec::new();
+        self.json_get_each(path, &mut |v| {
+            out.push(v.clone());
+            out.len() < limit
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `f` with each value `path` selects, in order, until it returns
+    /// `false`; values are lent, never copied (a tool result serialises them
+    /// within its byte cap; `$..*` on a deep document would otherwise copy
+    /// every subtree).
+    pub(crate) fn json_get_each(
+        &self,
+        path: &str,
+        f: &mut dyn FnMut(&Value) -> bool,
+    ) -> Result<(), ArtifactError> {
         let compiled = compile_path(path)?;
         if !self.format.is_lines() {
-            return Ok(compiled
-                .query(self.root()?)
-                .all()
-                .into_iter()
-                .take(limit)
-                .cloned()
-                .collect());
+            let bytes = self.base.reader().bytes();
+            if bytes.len() > MAX_DOCUMENT_BYTES
+                && self.format == JsonFormat::Json
+                && let Some(names) = member_chain(path)
+            {
+                // A document too large for a tree: read only the members on
+                // the way.
+                let text = std::str::from_utf8(bytes)
+                    .map_err(|e| ArtifactError::Json(format!("the artifact is not UTF-8: {e}")))?;
+                let value = pluck_members(text, &names).map_err(|e| {
+                    ArtifactError::Json(format!("the artifact is not valid JSON: {e}"))
+                })?;
+                if let Some(v) = value {
+                    f(&v);
+                }
+                return Ok(());
+            }
+            for v in compiled.query(self.root()?).all() {
+                if !f(v) {
+                    break;
+                }
+            }
+            return Ok(());
         }
-        let mut out = Vec::new();
         if let Some(names) = member_chain(path) {
             // `$.a.b`: read only the members on the way and skip the rest of
             // each record without building it (the nodes JSONPath selects:
             // none where a member is missing or not an object).
-            self.each_line(|i, line| {
+            return self.each_line(|i, line| {
                 let value = pluck_members(line, &names)
                     .map_err(|e| ArtifactError::Json(format!("line {} is not JSON: {e}", i + 1)))?;
-                out.extend(value);
-                Ok(out.len() < limit)
-            })?;
-            return Ok(out);
+                Ok(value.as_ref().is_none_or(&mut *f))
+            });
         }
-        self.each_record(|record| {
-            out.extend(compiled.query(&record).all().into_iter().cloned());
-            out.len() < limit
-        })?;
-        out.truncate(limit);
-        Ok(out)
+        self.each_record(|record| compiled.query(&record).all().into_iter().all(&mut *f))
     }
 
     /// The same as [`SpooledJsonArtifact::json_get`] (the seed's name for
@@ -308,6 +341,13 @@ impl SpooledJsonArtifact {
     /// The parsed root of a json or json5 artifact (parsed once).
     fn root(&self) -> Result<&Value, ArtifactError> {
         let parsed = self.root.get_or_init(|| {
+            let size = self.base.reader().byte_len();
+            if size > MAX_DOCUMENT_BYTES {
+                return Err(format!(
+                    "the artifact is one {} document of {size} bytes; documents over {MAX_DOCUMENT_BYTES} bytes are not parsed whole (only `$.a.b` paths read them); JSON Lines are streamed at any size",
+                    self.format.name()
+                ));
+            }
             let bytes = self.base.reader().bytes();
             match self.format {
                 JsonFormat::Json5 => parse_json5(&String::from_utf8_lossy(bytes)),
@@ -369,6 +409,12 @@ fn infer(reader: &dyn SpoolReader) -> Result<JsonFormat, ArtifactError> {
     }
     if all_json && records > 0 {
         return Ok(JsonFormat::Jsonl);
+    }
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err(ArtifactError::Json(format!(
+            "the artifact is neither JSON nor JSON Lines, and at {} bytes too large to read as JSON5 (at most {MAX_DOCUMENT_BYTES})",
+            bytes.len()
+        )));
     }
     let text: Cow<'_, str> = String::from_utf8_lossy(bytes);
     match parse_json5(&text) {

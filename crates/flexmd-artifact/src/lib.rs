@@ -22,8 +22,8 @@ pub use artifact::SpooledArtifact;
 pub use error::ArtifactError;
 pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
 pub use json::{
-    JsonFormat, MAX_FILTER_NESTING, MAX_PATH_LEN, MAX_PATH_NESTING, SpooledJsonArtifact,
-    compile_path,
+    JsonFormat, MAX_DOCUMENT_BYTES, MAX_FILTER_NESTING, MAX_PATH_LEN, MAX_PATH_NESTING,
+    SpooledJsonArtifact, compile_path,
 };
 pub use markdown::{
     CodeEntry, HeadingEntry, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_FRONTMATTER_BYTES, Section,

@@ -565,18 +565,28 @@ impl<'a> ToolSet<'a> {
                     "artifact_json_length" => a.json_length()?.to_string(),
                     "artifact_json_get" | "artifact_json_pluck" => {
                         let path = args.str("path").unwrap_or("$");
-                        list(&a.json_get_limited(path, caps.lines + 1)?, None)
+                        let mut out = BoundedList::new(caps);
+                        a.json_get_each(path, &mut |v| out.push(v))?;
+                        out.finish()
                     }
                     "artifact_json_filter" => {
                         let path = args.str("path").unwrap_or("$");
-                        list(&a.json_filter_limited(path, caps.lines + 1)?, None)
+                        let mut out = BoundedList::new(caps);
+                        for v in &a.json_filter_limited(path, caps.lines + 1)? {
+                            out.push(v);
+                        }
+                        out.finish()
                     }
                     "artifact_json_slice" => {
                         let start = args.int("start").unwrap_or(0);
                         let end = args.int("end").map_or(start + caps.lines + 1, |e| {
                             e.min(start.saturating_add(caps.lines + 1))
                         });
-                        list(&a.json_slice(Some(start), Some(end))?, None)
+                        let mut out = BoundedList::new(caps);
+                        for v in &a.json_slice(Some(start), Some(end))? {
+                            out.push(v);
+                        }
+                        out.finish()
                     }
                     _ => return Err(wrong_kind(spec)),
                 },
@@ -678,6 +688,136 @@ fn lines_result(list: Vec<String>, total: Option<usize>, caps: Caps) -> String {
         ));
     }
     out
+}
+
+/// A list of JSON values rendered as [`value_result`] renders a list,
+/// value by value within the caps: values are lent, not copied, and
+/// serialising stops once the byte cap is passed, so a selection of huge
+/// subtrees (`$..*` on a deep document) costs no more than the cap.
+struct BoundedList {
+    caps: Caps,
+    /// The pretty JSON array so far (without its closing bracket).
+    json: Vec<u8>,
+    /// Every value so far was a string: the values, each cut to the cap.
+    strings: Option<Vec<String>>,
+    count: usize,
+    /// The JSON passed the byte cap: serialising stopped.
+    full: bool,
+    /// More values than the line cap were offered.
+    more: bool,
+}
+
+impl BoundedList {
+    fn new(caps: Caps) -> Self {
+        Self {
+            caps,
+            json: b"[".to_vec(),
+            strings: Some(Vec::new()),
+            count: 0,
+            full: false,
+            more: false,
+        }
+    }
+
+    /// Adds a value; `false` once no more are wanted.
+    fn push(&mut self, value: &Value) -> bool {
+        if self.count == self.caps.lines {
+            self.more = true;
+            return false;
+        }
+        self.count += 1;
+        if let Some(strings) = &mut self.strings {
+            match value.as_str() {
+                Some(s) => {
+                    let mut cut = s.len().min(self.caps.bytes + 1);
+                    while !s.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    strings.push(s.get(..cut).unwrap_or_default().to_owned());
+                }
+                None => self.strings = None,
+            }
+        }
+        if !self.full {
+            self.json
+                .extend_from_slice(if self.count == 1 { b"\n" } else { b",\n" });
+            let limit = self.caps.bytes + 1;
+            let mut writer = Indented {
+                out: &mut self.json,
+                limit,
+                at_line_start: true,
+            };
+            if serde_json::to_writer_pretty(&mut writer, value).is_err() || self.json.len() > limit
+            {
+                self.full = true;
+            }
+        }
+        true
+    }
+
+    fn finish(self) -> String {
+        if self.count == 0 {
+            return "(empty list)".to_owned();
+        }
+        let caps = self.caps;
+        let mut out = match self.strings {
+            Some(strings) => lines_result(strings, None, caps),
+            None if !self.full => {
+                let mut json = self.json;
+                json.extend_from_slice(b"\n]");
+                cap_bytes(String::from_utf8_lossy(&json).into_owned(), caps)
+            }
+            None => {
+                let text = String::from_utf8_lossy(&self.json).into_owned();
+                let mut cut = caps.bytes.min(text.len());
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                let cut = text.get(..cut).and_then(|t| t.rfind('\n')).unwrap_or(cut);
+                format!(
+                    "{}\n[truncated: {cut} of more than {} bytes shown; narrow the query (a range, a path, a pattern)]",
+                    text.get(..cut).unwrap_or_default(),
+                    caps.bytes
+                )
+            }
+        };
+        if self.more {
+            out.push_str(&format!(
+                "\n[truncated: more than {} items; narrow the query]",
+                self.count
+            ));
+        }
+        out
+    }
+}
+
+/// A writer that indents every line by two spaces (an array element in
+/// pretty JSON) and fails once `limit` bytes are written, which stops the
+/// serialiser.
+struct Indented<'a> {
+    out: &'a mut Vec<u8>,
+    limit: usize,
+    at_line_start: bool,
+}
+
+impl std::io::Write for Indented<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for &b in buf {
+            if self.at_line_start {
+                self.out.extend_from_slice(b"  ");
+            }
+            self.out.push(b);
+            self.at_line_start = b == b'\n';
+        }
+        if self.out.len() > self.limit {
+            return Err(std::io::Error::other("past the byte cap"));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn value_result(value: &dyn erased::Serialize, caps: Caps) -> String {

@@ -10,8 +10,8 @@
 )]
 
 use flexmd_artifact::{
-    Encoding, MAX_FILTER_NESTING, MemoryReader, SpooledArtifact, SpooledJsonArtifact, compile_path,
-    count_tokens,
+    Artifact, Encoding, JsonFormat, MAX_DOCUMENT_BYTES, MAX_FILTER_NESTING, MemoryReader,
+    SpooledArtifact, SpooledJsonArtifact, compile_path, count_tokens, forge_tools,
 };
 
 /// 1. A JSONPath with a cut `\u` escape reached an `unreachable!` inside
@@ -69,4 +69,46 @@ fn r004_long_runs_are_counted_by_the_tiktoken_encodings() {
         count_tokens("a".repeat(100_000).as_bytes(), Encoding::Gpt2),
         25_000
     );
+}
+
+/// 5. `$..*` on 10 MB of 120 nested arrays peaked at 4.6 GB: the first 2001
+///    matches (each nearly the whole document) were cloned, cloned again
+///    and serialised in full before the 64 KiB cap applied. Matches are now
+///    lent and serialised within the cap.
+#[test]
+fn r005_descendants_of_a_deep_document_stay_within_the_cap() {
+    let inner = vec!["1234567"; 20_000].join(",");
+    let doc = format!("{}{inner}{}", "[".repeat(120), "]".repeat(120));
+    let tools = [(
+        "deep".to_owned(),
+        Artifact::Json(SpooledJsonArtifact::new(MemoryReader::new(doc), None).unwrap()),
+    )];
+    let out = forge_tools(&tools)
+        .call("artifact_json_get", r#"{"callId": "deep", "path": "$..*"}"#)
+        .unwrap();
+    assert!(out.len() < 66 * 1024, "{} bytes", out.len());
+    assert!(out.starts_with("[\n  [\n    [\n"), "{}", &out[..40]);
+    assert!(out.ends_with(
+        "bytes shown; narrow the query (a range, a path, a pattern)]\n[truncated: more than 2000 items; narrow the query]"
+    ));
+}
+
+/// 6. A 1 GB single-document `.json` artifact was parsed whole (8.1 GB,
+///    abort). Past 64 MiB the tree is refused before reading; `$.a.b` still
+///    reads only the members on the way.
+#[test]
+fn r006_a_document_too_large_for_a_tree_is_refused_early() {
+    let filler = "x".repeat(1024);
+    let mut doc = String::from("{\"meta\": {\"id\": 7}, \"rows\": [");
+    while doc.len() <= MAX_DOCUMENT_BYTES {
+        doc.push_str(&format!("\"{filler}\","));
+    }
+    doc.push_str("0]}");
+    let a = SpooledJsonArtifact::new(MemoryReader::new(doc), Some(JsonFormat::Json)).unwrap();
+    let err = a.json_get("$.rows[0]").unwrap_err().to_string();
+    assert!(
+        err.contains("documents over 67108864 bytes are not parsed whole"),
+        "{err}"
+    );
+    assert_eq!(a.json_get("$.meta.id").unwrap(), [serde_json::json!(7)]);
 }
