@@ -208,6 +208,19 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
                         eprintln!("  hint: {}", fix.hint);
                     }
                 }
+                if outcome.errors_limited {
+                    eprintln!(
+                        "… only the first error was looked for: the data has more than {} values",
+                        flexmd_schema::MAX_VALUES_FOR_ALL_ERRORS
+                    );
+                }
+                if let Some(total) = outcome.errors_total {
+                    eprintln!(
+                        "… and {} more errors ({total} in all; the first {} are listed)",
+                        total - outcome.errors.len(),
+                        outcome.errors.len()
+                    );
+                }
                 match (&outcome.data, strict) {
                     (Some(data), _) => print_json(data)?,
                     (None, false) => print_json(&value)?,

@@ -49,7 +49,9 @@ pub use config::{
 pub use error::{ModelError, RetryError, SchemaError};
 pub use hints::{Hint, hints};
 pub use infer::infer_schema;
-pub use registry::{MAX_INSTANCE_DEPTH, Outcome, Registry, SCHEME};
+pub use registry::{
+    MAX_ERRORS, MAX_INSTANCE_DEPTH, MAX_VALUES_FOR_ALL_ERRORS, Outcome, Registry, SCHEME,
+};
 pub use retry::{
     Accepted, Attempt, CommandModel, Expected, Model, Retrier, StopReason, estimate_tokens,
 };

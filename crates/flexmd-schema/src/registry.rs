@@ -21,6 +21,17 @@ pub const SCHEME: &str = "flexmd://schemas/";
 /// depth.
 pub const MAX_INSTANCE_DEPTH: usize = 128;
 
+/// The most violations an [`Outcome`] lists (as ajv's `allErrors: false`
+/// stops early, but keeping a useful number); the rest are counted in
+/// `errors_total`. A 50 MB instance had 2.4 million and took 2.9 GB.
+pub const MAX_ERRORS: usize = 100;
+
+/// Instances with more values than this are checked for their first
+/// violation only (ajv's `allErrors: false`): the validator gathers every
+/// violation before it lists any, so listing them on a huge instance costs
+/// memory in proportion to the violations (2.4 million took gigabytes).
+pub const MAX_VALUES_FOR_ALL_ERRORS: usize = 100_000;
+
 /// The result of validating an instance (the seed's `{valid, data, errors}`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Outcome {
@@ -28,8 +39,16 @@ pub struct Outcome {
     pub valid: bool,
     /// The instance when valid (after any transformation), else `None`.
     pub data: Option<Value>,
-    /// Every violation, in the validator's order; empty when valid.
+    /// The violations, in the validator's order (at most [`MAX_ERRORS`]);
+    /// empty when valid.
     pub errors: Vec<Violation>,
+    /// How many violations there are in all, when more than `errors` lists.
+    #[serde(rename = "errorsTotal", skip_serializing_if = "Option::is_none")]
+    pub errors_total: Option<usize>,
+    /// Only the first violation was looked for: the instance has more than
+    /// [`MAX_VALUES_FOR_ALL_ERRORS`] values.
+    #[serde(rename = "errorsLimited", skip_serializing_if = "std::ops::Not::not")]
+    pub errors_limited: bool,
     /// What [`Registry::validate_and_transform`] changed (defaults and
     /// coercions), in the order applied; empty for a plain validation.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -49,6 +68,8 @@ impl Outcome {
                 message,
                 code: code.to_owned(),
             }],
+            errors_total: None,
+            errors_limited: false,
             changes: Vec::new(),
         }
     }
@@ -288,6 +309,8 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
                 message: format!("The value nests deeper than {MAX_INSTANCE_DEPTH} levels"),
                 code: "too_deep".to_owned(),
             }],
+            errors_total: None,
+            errors_limited: false,
             changes: Vec::new(),
         };
     }
@@ -296,19 +319,62 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
             valid: true,
             data: Some(instance.clone()),
             errors: Vec::new(),
+            errors_total: None,
+            errors_limited: false,
             changes: Vec::new(),
         };
     }
-    let errors: Vec<Violation> = validator
-        .iter_errors(instance)
-        .map(|e| violation(instance, &e))
-        .collect();
+    if more_values_than(instance, MAX_VALUES_FOR_ALL_ERRORS) {
+        let errors: Vec<Violation> = validator
+            .validate(instance)
+            .err()
+            .map(|e| violation(instance, &e))
+            .into_iter()
+            .collect();
+        return Outcome {
+            valid: errors.is_empty(),
+            data: errors.is_empty().then(|| instance.clone()),
+            errors_total: None,
+            errors_limited: !errors.is_empty(),
+            errors,
+            changes: Vec::new(),
+        };
+    }
+    let mut errors: Vec<Violation> = Vec::new();
+    let mut total = 0usize;
+    for e in validator.iter_errors(instance) {
+        total += 1;
+        if errors.len() < MAX_ERRORS {
+            errors.push(violation(instance, &e));
+        }
+    }
     Outcome {
         valid: errors.is_empty(),
         data: errors.is_empty().then(|| instance.clone()),
+        errors_total: (total > MAX_ERRORS).then_some(total),
+        errors_limited: false,
         errors,
         changes: Vec::new(),
     }
+}
+
+/// Whether `value` holds more than `limit` values (itself included);
+/// stops counting past the limit.
+pub(crate) fn more_values_than(value: &Value, limit: usize) -> bool {
+    let mut seen = 0usize;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        seen += 1;
+        if seen > limit {
+            return true;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The JSON Pointer of a node deeper than `limit`.

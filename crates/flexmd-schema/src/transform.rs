@@ -52,6 +52,10 @@ pub enum ChangeKind {
 /// types, which the next round coerces.
 const MAX_ROUNDS: usize = 8;
 
+/// The most values one transformation coerces (each is reported); an
+/// instance that needs more is reported as it was given.
+const MAX_COERCIONS: usize = 10_000;
+
 impl Registry {
     /// Validates `instance` against the schema `name` after transforming it:
     ///
@@ -59,8 +63,10 @@ impl Registry {
     ///    `default` gets it — in nested objects and in array items too (through
     ///    `properties`, `items`, `prefixItems`, `additionalProperties`,
     ///    `allOf` and `$ref`);
-    /// 2. with `coerce`, when the instance is then invalid, each value that
-    ///    fails `type` is converted where the conversion fits: a string to a
+    /// 2. with `coerce`, when the instance is then invalid (and holds at
+    ///    most [`MAX_VALUES_FOR_ALL_ERRORS`](crate::MAX_VALUES_FOR_ALL_ERRORS)
+    ///    values), each value that fails `type` is converted where the
+    ///    conversion fits: a string to a
     ///    number, integer or boolean (`"42"`, `"true"`), any scalar to a
     ///    string, an object or array to its JSON text for a string, a
     ///    non-array to a one-element array. Coercions are kept only if they
@@ -123,28 +129,42 @@ fn transform(
     instance: &Value,
     options: TransformOptions,
 ) -> Outcome {
-    let mut value = instance.clone();
+    // The instance is copied only to change it (a 50 MB instance is a tree
+    // of about 1.5 GB).
+    let mut value = std::borrow::Cow::Borrowed(instance);
     let mut changes = Vec::new();
-    if options.apply_defaults {
-        changes = fill_defaults(schema, resources, &mut value);
+    if options.apply_defaults && has_defaults(schema, resources) {
+        changes = fill_defaults(schema, resources, value.to_mut());
     }
     let outcome = run(compiled, &value);
-    if outcome.valid || !options.coerce {
+    // Coercion is driven by the validator's full list of type errors, which
+    // a huge instance makes huge: past the limit, the instance is reported
+    // as given (its first violation).
+    if outcome.valid || !options.coerce || outcome.errors_limited {
         return Outcome { changes, ..outcome };
     }
-    let mut coerced = value.clone();
+    let mut coerced = value.into_owned();
     let mut coercions = Vec::new();
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
-        for error in compiled.validator.iter_errors(&coerced.clone()) {
-            let ValidationErrorKind::Type { kind } = error.kind() else {
-                continue;
-            };
-            let pointer = error.instance_path().as_str().to_owned();
-            let types: Vec<JsonType> = match kind {
-                TypeKind::Single(t) => vec![*t],
-                TypeKind::Multiple(set) => set.iter().collect(),
-            };
+        // The type errors of this round (at most MAX_COERCIONS in all),
+        // read before the instance changes.
+        let wrong: Vec<(String, Vec<JsonType>)> = compiled
+            .validator
+            .iter_errors(&coerced)
+            .filter_map(|error| match error.kind() {
+                ValidationErrorKind::Type { kind } => Some((
+                    error.instance_path().as_str().to_owned(),
+                    match kind {
+                        TypeKind::Single(t) => vec![*t],
+                        TypeKind::Multiple(set) => set.iter().collect(),
+                    },
+                )),
+                _ => None,
+            })
+            .take(MAX_COERCIONS.saturating_sub(coercions.len()))
+            .collect();
+        for (pointer, types) in wrong {
             let Some(slot) = coerced.pointer_mut(&pointer) else {
                 continue;
             };
@@ -213,6 +233,32 @@ fn integer_value(s: &str) -> Option<Value> {
     }
     let f: f64 = s.parse().ok()?;
     (f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
+}
+
+/// Whether `schema`, or a resource it may `$ref`, has a `default` anywhere.
+fn has_defaults(schema: &Value, resources: &HashMap<String, Value>) -> bool {
+    fn any(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => map.contains_key("default") || map.values().any(any),
+            Value::Array(items) => items.iter().any(any),
+            _ => false,
+        }
+    }
+    any(schema) || (references(schema) && resources.values().any(any))
+}
+
+/// Whether `schema` has a `$ref` to another document.
+fn references(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => {
+            map.get("$ref")
+                .and_then(Value::as_str)
+                .is_some_and(|r| !r.starts_with('#'))
+                || map.values().any(references)
+        }
+        Value::Array(items) => items.iter().any(references),
+        _ => false,
+    }
 }
 
 /// Fills every missing property that has a `default` (see
