@@ -249,16 +249,21 @@ fn find_labels(response: &str, heading_starts: &[usize], keys: &[String]) -> Vec
         known.contains(stripped).then(|| stripped.to_owned())
     };
     let blocks = code_blocks(response);
+    let headings: HashSet<usize> = heading_starts.iter().copied().collect();
+    // Blocks are in document order and lines come in order: one cursor
+    // walks the blocks (checking every block per line was quadratic).
+    let mut block = 0;
     let mut labels = Vec::new();
     for line in line_spans(response) {
+        while blocks.get(block).is_some_and(|b| b.span.end <= line.start) {
+            block += 1;
+        }
+        let in_block = blocks
+            .get(block)
+            .is_some_and(|b| b.span.start <= line.start);
         let text = response.get(line.start..line.end).unwrap_or_default();
         let indent = text.len() - text.trim_start_matches(' ').len();
-        if indent > 3
-            || blocks
-                .iter()
-                .any(|b| b.span.start <= line.start && line.start < b.span.end)
-            || heading_starts.contains(&line.start)
-        {
+        if indent > 3 || in_block || headings.contains(&line.start) {
             continue;
         }
         let body = text.get(indent..).unwrap_or_default();
