@@ -105,7 +105,7 @@ pub(crate) fn json_as(
     } else {
         print_json(&aligned.value)?;
         report_repairs(&input, aligned.repairs.iter());
-        for c in &aligned.coercions {
+        for c in aligned.coercions.iter().take(crate::input::MAX_PRINTED) {
             let place = if c.pointer.is_empty() {
                 "/"
             } else {
@@ -123,6 +123,14 @@ pub(crate) fn json_as(
                     .and_then(|v| v.as_str().map(str::to_owned))
                     .unwrap_or_default()
             );
+        }
+        if let Some(more) = aligned
+            .coercions
+            .len()
+            .checked_sub(crate::input::MAX_PRINTED)
+            .filter(|&m| m > 0)
+        {
+            eprintln!("note: … and {more} more coercions (--repairs lists them all)");
         }
         for d in &aligned.dropped {
             eprintln!("warning: dropped {}: {} ({})", d.pointer, d.value, d.reason);

@@ -5,6 +5,9 @@ use std::path::Path;
 
 use crate::error::{CliError, InvalidJson};
 
+/// How many diagnostics one command prints in full.
+pub(crate) const MAX_PRINTED: usize = 50;
+
 /// A command's input text and the name diagnostics use for it.
 pub(crate) struct Input {
     /// The name shown in diagnostics: the path as given, or `<stdin>`.
@@ -42,13 +45,30 @@ pub(crate) fn read_text(file: Option<&Path>) -> Result<Input, CliError> {
 }
 
 impl Input {
-    /// Prints `diagnostics` to stderr with source snippets; returns whether any
-    /// is an error.
+    /// Prints `diagnostics` to stderr with source snippets (the first
+    /// [`MAX_PRINTED`], then how many more); returns whether any is an
+    /// error. The source is shared and each snippet is a window around its
+    /// span, so the cost does not grow with diagnostics × input size.
     pub(crate) fn report(&self, diagnostics: &[flexmd_core::Diagnostic]) -> bool {
-        for diagnostic in diagnostics {
-            let report = miette::Report::new(diagnostic.clone())
-                .with_source_code(miette::NamedSource::new(&self.name, self.text.clone()));
-            eprintln!("{report:?}");
+        if !diagnostics.is_empty() {
+            let source = crate::snippet::Snippets::new(&self.name, &self.text);
+            for diagnostic in diagnostics.iter().take(MAX_PRINTED) {
+                let report =
+                    miette::Report::new(diagnostic.clone()).with_source_code(source.clone());
+                eprintln!("{report:?}");
+            }
+            if let Some(more) = diagnostics
+                .len()
+                .checked_sub(MAX_PRINTED)
+                .filter(|&m| m > 0)
+            {
+                let errors = diagnostics
+                    .iter()
+                    .skip(MAX_PRINTED)
+                    .filter(|d| d.severity == flexmd_core::Severity::Error)
+                    .count();
+                eprintln!("… and {more} more diagnostics ({errors} of them errors), not shown");
+            }
         }
         diagnostics
             .iter()

@@ -11,6 +11,7 @@ mod frames;
 mod input;
 mod ofs;
 mod schema;
+mod snippet;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -76,15 +76,28 @@ pub struct LineIndex<'a> {
     text: &'a str,
     /// Byte offset where each line starts; the first is 0.
     line_starts: Vec<usize>,
+    /// For each block of [`CHAR_BLOCK`] bytes, the characters before it: a
+    /// column is found in bounded time on a line of any length.
+    chars_before_block: Vec<usize>,
 }
+
+/// Bytes per character checkpoint of [`LineIndex`].
+const CHAR_BLOCK: usize = 4096;
 
 impl<'a> LineIndex<'a> {
     /// Indexes the line starts of `text` in one pass.
     pub fn new(text: &'a str) -> Self {
         let bytes = text.as_bytes();
         let mut line_starts = vec![0];
+        let mut chars_before_block = Vec::with_capacity(bytes.len() / CHAR_BLOCK + 1);
+        let mut chars = 0usize;
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
+            if i % CHAR_BLOCK == 0 {
+                chars_before_block.push(chars);
+            }
+            // A character starts at every byte but a continuation byte.
+            chars += usize::from(b & 0xC0 != 0x80);
             i += 1;
             let ends_line = match b {
                 b'\n' => true,
@@ -95,23 +108,36 @@ impl<'a> LineIndex<'a> {
                 line_starts.push(i);
             }
         }
-        Self { text, line_starts }
+        Self {
+            text,
+            line_starts,
+            chars_before_block,
+        }
+    }
+
+    /// The characters that start before byte `offset`.
+    fn chars_before(&self, offset: usize) -> usize {
+        let block = offset / CHAR_BLOCK;
+        let base = self.chars_before_block.get(block).copied().unwrap_or(0);
+        let from = block * CHAR_BLOCK;
+        base + self
+            .text
+            .as_bytes()
+            .get(from..offset)
+            .unwrap_or_default()
+            .iter()
+            .filter(|&&b| b & 0xC0 != 0x80)
+            .count()
     }
 
     /// The 1-based line and column of byte `offset`; offsets past the end map
-    /// to the end, offsets inside a character to that character.
+    /// to the end, offsets inside a character to the column after it. Takes
+    /// bounded time on lines of any length.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
         let start = self.line_starts.get(line - 1).copied().unwrap_or(0);
-        let column = self
-            .text
-            .get(start..)
-            .unwrap_or_default()
-            .char_indices()
-            .take_while(|&(i, _)| start + i < offset)
-            .count()
-            + 1;
+        let column = self.chars_before(offset) - self.chars_before(start) + 1;
         (line, column)
     }
 }
@@ -125,6 +151,21 @@ mod tests {
         let index = LineIndex::new("a\nb");
         assert_eq!(index.line_col(99), (2, 2));
         assert_eq!(LineIndex::new("").line_col(0), (1, 1));
+    }
+
+    #[test]
+    fn columns_on_a_long_line_with_wide_characters() {
+        let text = format!("x\n{}é{}z", "a".repeat(10_000), "ü".repeat(5_000));
+        let index = LineIndex::new(&text);
+        let z = text.find('z').unwrap();
+        assert_eq!(index.line_col(z), (2, 10_000 + 1 + 5_000 + 1));
+        let e = text.find('é').unwrap();
+        assert_eq!(index.line_col(e), (2, 10_001));
+        assert_eq!(
+            index.line_col(e + 1),
+            (2, 10_002),
+            "inside é: the column after it"
+        );
     }
 
     #[test]
