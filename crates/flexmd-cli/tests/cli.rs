@@ -1234,4 +1234,37 @@ mod regression {
         );
         assert!(output.status.success());
     }
+
+    /// Issue 20: each diagnostic copied the whole input and printed its whole
+    /// line, so thousands of diagnostics on a big input took minutes and
+    /// wrote hundreds of MB to stderr. At most 50 are printed now, each with
+    /// a window around its span.
+    #[test]
+    fn many_diagnostics_print_fifty_and_a_count() {
+        let out = super::flexmd()
+            .args(["frames", "parse"])
+            .write_stdin("[[m k=\"v\n".repeat(20_000))
+            .assert()
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("… and 19950 more diagnostics (19950 of them errors), not shown"),
+            "{}",
+            stderr.lines().last().unwrap_or_default()
+        );
+        assert!(stderr.len() < 40_000, "{} bytes of stderr", stderr.len());
+        // One long line with many repairs: snippets are windows, not the line.
+        let line = format!("{{\"a\": [{}]}}", vec!["True"; 20_000].join(", "));
+        let out = super::flexmd()
+            .arg("json")
+            .write_stdin(line)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("… and 19950 more diagnostics"), "{stderr}");
+        assert!(stderr.len() < 40_000, "{} bytes of stderr", stderr.len());
+    }
 }
