@@ -110,7 +110,7 @@ pub(crate) fn parse(text: &str, options: &ParseOptions) -> Parsed<FlexDocument> 
     };
     // FlexMD has no front matter: a leading `---` block is text, and a
     // fence inside it is a fence.
-    let blocks = code_blocks(text);
+    let blocks = code_blocks(&without_html_blocks(text));
     let mut block_at = 0usize;
     let mut pending: Option<Binding<'_>> = None;
     let mut skip_until = 0usize;
@@ -392,10 +392,12 @@ impl<'a> Parser<'a> {
                 open.body.push(binding.line.text);
                 open.body.extend(binding.blanks.iter().map(|l| l.text));
                 let fence_start = crate::parse::line_start_of(text, fence.span.start);
+                // Lines as the parser cuts them (a lone CR ends one too), so
+                // the body keeps `\n` endings only.
+                let fence_text = text.get(fence_start..fence.span.end).unwrap_or_default();
                 open.body.extend(
-                    text.get(fence_start..fence.span.end)
-                        .unwrap_or_default()
-                        .lines(),
+                    line_spans(fence_text)
+                        .map(|l| fence_text.get(l.start..l.end).unwrap_or_default()),
                 );
             }
             return;
@@ -447,6 +449,39 @@ impl<'a> Parser<'a> {
 }
 
 /// Start of the line holding `offset`.
+/// `text` with the `<` that would open an HTML block (at the start of a
+/// line, after at most three spaces) replaced by `x`: fences are found the
+/// same way whatever precedes them. In CommonMark an HTML block runs to the
+/// next blank line and hides the fences in it, so a frame's fences would
+/// depend on the blank lines around it — which stringify changes (a `<t>`
+/// line before a frame made one frame two after a round trip). Offsets
+/// hold: one byte for one byte.
+fn without_html_blocks(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let opens = |start: usize| {
+        let indent = bytes
+            .get(start..)
+            .unwrap_or_default()
+            .iter()
+            .take(4)
+            .take_while(|&&b| b == b' ')
+            .count();
+        (indent <= 3 && bytes.get(start + indent) == Some(&b'<')).then_some(start + indent)
+    };
+    let lts: Vec<usize> = line_spans(text).filter_map(|l| opens(l.start)).collect();
+    if lts.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut shown = bytes.to_vec();
+    for at in lts {
+        if let Some(b) = shown.get_mut(at) {
+            *b = b'x';
+        }
+    }
+    // Only an ASCII byte was swapped for an ASCII byte.
+    std::borrow::Cow::Owned(String::from_utf8(shown).unwrap_or_else(|_| text.to_owned()))
+}
+
 pub(crate) fn line_start_of(text: &str, offset: usize) -> usize {
     text.as_bytes()
         .get(..offset)

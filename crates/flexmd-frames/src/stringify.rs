@@ -1,8 +1,8 @@
 //! [`FlexDocument`] → FlexMD text, in the canonical layout [`parse`](crate::parse) reads back.
 
-use flexmd_core::{FlexDocument, FlexFrame, MdNode, MdOutline, render_outline};
+use flexmd_core::{FlexDocument, FlexFrame, FlexMetaValue, MdNode, MdOutline, render_outline};
 
-use crate::header::write_value;
+use crate::header::{identifier, write_value};
 
 /// How [`stringify`](crate::stringify) writes frame headers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -83,6 +83,21 @@ fn push_frame(out: &mut String, frame: &FlexFrame, options: &StringifyOptions) {
             write_value(out, value);
         }
     }
+    // A string a `@key: value` line would change (space at either end, a
+    // line break) goes in the header, quoted, where it reads back as is.
+    let in_header = |key: &str, value: &FlexMetaValue| {
+        matches!(value, FlexMetaValue::String(s) if s.trim() != s || s.contains(['\n', '\r']))
+            && identifier(key).is_ok_and(|(rest, _)| rest.is_empty())
+            && !matches!(key, "role" | "id" | "ts")
+    };
+    for (key, value) in frame.meta.iter().flatten() {
+        if let (true, FlexMetaValue::String(s)) = (in_header(key, value), value) {
+            out.push(' ');
+            out.push_str(key);
+            out.push('=');
+            write_value(out, s);
+        }
+    }
     out.push_str("]]");
     if let Some(title) = &frame.title {
         out.push(' ');
@@ -90,15 +105,25 @@ fn push_frame(out: &mut String, frame: &FlexFrame, options: &StringifyOptions) {
     }
     out.push('\n');
     for (key, value) in frame.meta.iter().flatten() {
-        push_meta(out, key, &value.to_string());
+        if !in_header(key, value) {
+            push_meta(out, key, &value.to_string());
+        }
     }
     for (name, payload) in frame.payloads.iter().flatten() {
         out.push_str("@payload:name: ");
         out.push_str(name);
         out.push('\n');
-        let fence = "`".repeat(longest_backtick_run(&payload.raw).max(2) + 1);
+        let lang = payload.lang.as_deref().unwrap_or_default();
+        // A backtick fence's info string cannot hold a backtick: then a
+        // tilde fence (longer than any tilde run in the content).
+        let marker = if lang.contains('`') { '~' } else { '`' };
+        let fence = marker
+            .to_string()
+            .repeat(longest_run(&payload.raw, marker).max(2) + 1);
         out.push_str(&fence);
-        out.push_str(payload.lang.as_deref().unwrap_or_default());
+        // The parser reads the info string with CommonMark's backslash
+        // escapes and entities: write `\` and `&` escaped so it reads back.
+        out.push_str(&lang.replace('\\', "\\\\").replace('&', "\\&"));
         out.push('\n');
         out.push_str(&payload.raw);
         if !payload.raw.is_empty() && !payload.raw.ends_with('\n') {
@@ -114,7 +139,7 @@ fn push_frame(out: &mut String, frame: &FlexFrame, options: &StringifyOptions) {
     }
 }
 
-/// The longest run of backticks in `text`, so the fence around it is longer.
-fn longest_backtick_run(text: &str) -> usize {
-    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+/// The longest run of `marker` in `text`, so the fence around it is longer.
+fn longest_run(text: &str, marker: char) -> usize {
+    text.split(|c| c != marker).map(str::len).max().unwrap_or(0)
 }
