@@ -26,8 +26,8 @@ pub use json::{
     SpooledJsonArtifact, compile_path,
 };
 pub use markdown::{
-    CodeEntry, HeadingEntry, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_FRONTMATTER_BYTES, Section,
-    SpooledMarkdownArtifact,
+    CodeEntry, HeadingEntry, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_AST_OPEN_BRACKETS,
+    MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact,
 };
 pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};

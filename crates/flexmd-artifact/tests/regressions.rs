@@ -112,3 +112,23 @@ fn r006_a_document_too_large_for_a_tree_is_refused_early() {
     );
     assert_eq!(a.json_get("$.meta.id").unwrap(), [serde_json::json!(7)]);
 }
+
+/// 7. md_ast stayed superlinear inside its guards, which counted markers on
+///    one line only: 400 KB of `[` ran past a minute, a list nested 1 000
+///    levels across lines (1 MB) took 12 s. Unclosed `[` are counted, and a
+///    line's indentation counts toward its nesting.
+#[test]
+fn r007_md_ast_guards_what_makes_markdown_rs_slow() {
+    use flexmd_artifact::{MAX_AST_OPEN_BRACKETS, SpooledMarkdownArtifact};
+    let md = |text: String| SpooledMarkdownArtifact::new(MemoryReader::new(text));
+    let err = md("[".repeat(400_000)).md_ast(None, None).unwrap_err().to_string();
+    assert!(err.contains("400000 `[` that no `]` closes"), "{err}");
+    assert!(md("[".repeat(MAX_AST_OPEN_BRACKETS)).md_ast(None, None).is_ok());
+    // Links close their brackets: any number is fine.
+    assert!(md("[a](b) ".repeat(6_000)).md_ast(None, None).is_ok());
+    let nested: String = (0..1_000).map(|i| format!("{}- x\n", "  ".repeat(i))).collect();
+    let err = md(nested).md_ast(None, None).unwrap_err().to_string();
+    assert!(err.contains("nests block quotes or lists deeper than 32"), "{err}");
+    let shallow: String = (0..32).map(|i| format!("{}- x\n", "  ".repeat(i))).collect();
+    assert!(md(shallow).md_ast(None, None).is_ok());
+}
