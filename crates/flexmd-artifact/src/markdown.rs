@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use std::borrow::Cow;
+
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -19,6 +21,11 @@ pub const MAX_FRONTMATTER_BYTES: usize = 1 << 20;
 /// `md_ast` reads at most this much text (markdown-rs is slow and
 /// memory-hungry on large input; bound the range with `md_sections`).
 pub const MAX_AST_BYTES: usize = 1 << 20;
+
+/// Lines are read by `md_text`, `md_links` and `md_images` in pieces of
+/// about this many bytes (cut before headings and at blank lines outside
+/// fenced code).
+const PIECE_BYTES: usize = 1 << 20;
 
 /// `md_ast` refuses text whose block quotes or lists nest deeper than this
 /// (markdown-rs is superlinear on deep nesting: a list nested 400 levels
@@ -259,10 +266,102 @@ impl SpooledMarkdownArtifact {
     /// The text of lines `[start, end)` with the markup removed; blocks are
     /// separated by a blank line. Code, link text and alt text are kept.
     pub fn md_text(&self, start: Option<usize>, end: Option<usize>) -> String {
-        let text = self.range_text(start, end);
+        self.md_text_limited(start, end, usize::MAX)
+    }
+
+    /// Byte ranges that cover lines `[start, end)` (without the line break
+    /// that ends the last), cut before each heading and, in a stretch
+    /// larger than [`PIECE_BYTES`], after blank lines outside fenced code:
+    /// each is parsed on its own, so memory follows the piece, not the file
+    /// (the Markdown parser builds a document's whole block tree before its
+    /// first event). One pass over the bytes.
+    fn pieces(&self, start: Option<usize>, end: Option<usize>) -> Vec<std::ops::Range<usize>> {
+        let (first, last) = self.clamp(start, end);
+        let reader = self.base.reader();
+        let (Some(head), Some(tail)) = (
+            reader.line_range(first),
+            reader.line_range(last.saturating_sub(1)),
+        ) else {
+            return Vec::new();
+        };
+        if first == last {
+            return Vec::new();
+        }
+        let (from, to) = (head.start, tail.end);
+        let bytes = reader.bytes();
+        let index = self.index();
+        let mut cuts = index
+            .headings
+            .iter()
+            .map(|h| h.2)
+            .filter(|&l| l > first && l < last)
+            .peekable();
+        let code = &index.code;
+        let in_code = |line: usize| {
+            let i = code.partition_point(|c| c.start_line <= line);
+            i.checked_sub(1)
+                .and_then(|i| code.get(i))
+                .is_some_and(|c| line <= c.end_line)
+        };
+        let mut out = Vec::new();
+        let mut piece = from;
+        let (mut pos, mut line) = (from, first);
+        while pos < to {
+            while cuts.next_if(|&c| c < line).is_some() {}
+            if cuts.next_if_eq(&line).is_some() && pos > piece {
+                out.push(piece..pos - 1);
+                piece = pos;
+            }
+            let nl = memchr::memchr(b'\n', bytes.get(pos..to).unwrap_or_default())
+                .map_or(to, |i| pos + i);
+            let blank = bytes
+                .get(pos..nl)
+                .is_some_and(|l| l.iter().all(u8::is_ascii_whitespace));
+            if nl - piece > PIECE_BYTES && blank && !in_code(line) {
+                out.push(piece..nl);
+                piece = (nl + 1).min(to);
+            }
+            pos = nl + 1;
+            line += 1;
+        }
+        if piece < to || out.is_empty() {
+            out.push(piece..to);
+        }
+        out
+    }
+
+    /// [`Self::md_text`], stopping once the text passes `max_bytes`.
+    pub(crate) fn md_text_limited(
+        &self,
+        start: Option<usize>,
+        end: Option<usize>,
+        max_bytes: usize,
+    ) -> String {
         let mut out = String::new();
         let mut block = String::new();
+        for piece in self.pieces(start, end) {
+            if out.len() > max_bytes {
+                break;
+            }
+            self.text_of(piece, &mut out, &mut block, max_bytes);
+        }
+        flush(&mut out, &mut block);
+        out
+    }
+
+    /// The text of the bytes `range`, appended to `out` block by block.
+    fn text_of(
+        &self,
+        range: std::ops::Range<usize>,
+        out: &mut String,
+        block: &mut String,
+        max_bytes: usize,
+    ) {
+        let text = String::from_utf8_lossy(self.base.reader().byte_range(range));
         for event in parser(&text, &self.index().definitions) {
+            if out.len() + block.len() > max_bytes {
+                break;
+            }
             match event {
                 Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
                     block.push_str(&t)
@@ -275,13 +374,11 @@ impl SpooledMarkdownArtifact {
                     | TagEnd::Item
                     | TagEnd::TableRow
                     | TagEnd::TableHead,
-                ) => flush(&mut out, &mut block),
+                ) => flush(out, block),
                 Event::End(TagEnd::TableCell) => block.push('\t'),
                 _ => {}
             }
         }
-        flush(&mut out, &mut block);
-        out
     }
 
     /// The mdast tree (markdown-rs, GFM and front matter) of lines
@@ -343,28 +440,53 @@ impl SpooledMarkdownArtifact {
         (start.unwrap_or(0).min(end), end)
     }
 
-    /// Lines `[start, end)` joined with `\n`.
-    fn range_text(&self, start: Option<usize>, end: Option<usize>) -> String {
+    /// Lines `[start, end)` joined with `\n`: the bytes as stored, borrowed
+    /// when they are UTF-8 (a 1 GB file is not copied to be read).
+    fn range_text(&self, start: Option<usize>, end: Option<usize>) -> Cow<'_, str> {
         let (first, last) = self.clamp(start, end);
-        let mut text = String::new();
-        for (i, line) in self
-            .base
-            .reader()
-            .lines_from(first)
-            .take(last - first)
-            .enumerate()
-        {
-            if i > 0 {
-                text.push('\n');
-            }
-            text.push_str(&line);
+        if first == last {
+            return Cow::Borrowed("");
         }
-        text
+        let reader = self.base.reader();
+        let (Some(a), Some(b)) = (reader.line_range(first), reader.line_range(last - 1)) else {
+            return Cow::Borrowed("");
+        };
+        String::from_utf8_lossy(reader.byte_range(a.start..b.end))
     }
 
     fn inline(&self, start: Option<usize>, end: Option<usize>, images: bool) -> Vec<Link> {
-        let text = self.range_text(start, end);
+        self.inline_limited(start, end, images, usize::MAX)
+    }
+
+    /// The links (or images) of lines `[start, end)`, at most `limit`: the
+    /// parse stops there.
+    pub(crate) fn inline_limited(
+        &self,
+        start: Option<usize>,
+        end: Option<usize>,
+        images: bool,
+        limit: usize,
+    ) -> Vec<Link> {
         let mut out = Vec::new();
+        for piece in self.pieces(start, end) {
+            if out.len() >= limit {
+                break;
+            }
+            self.inline_of(piece, images, limit, &mut out);
+        }
+        out
+    }
+
+    /// The links (or images) of the bytes `range`, appended to `out` up to
+    /// `limit` (links do not cross blocks, so pieces read them whole).
+    fn inline_of(
+        &self,
+        range: std::ops::Range<usize>,
+        images: bool,
+        limit: usize,
+        out: &mut Vec<Link>,
+    ) {
+        let text = String::from_utf8_lossy(self.base.reader().byte_range(range));
         // Open links/images: (url, title, text so far).
         let mut open: Vec<(String, Option<String>, String, bool)> = Vec::new();
         for event in parser(&text, &self.index().definitions) {
@@ -395,12 +517,14 @@ impl SpooledMarkdownArtifact {
                         && is_image == images
                     {
                         out.push(Link { text, url, title });
+                        if out.len() >= limit {
+                            break;
+                        }
                     }
                 }
                 _ => {}
             }
         }
-        out
     }
 }
 
@@ -750,4 +874,41 @@ fn normalize_label(label: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    use super::*;
+    use crate::MemoryReader;
+
+    /// Text and links read piece by piece are what one parse of the whole
+    /// range gives, across headings, fences holding `#` lines, setext
+    /// headings, reference links defined at the end, and stretches long
+    /// enough to be cut at blank lines.
+    #[test]
+    fn pieces_read_as_the_whole_does() {
+        let unit = "# Title\n\nSome [ref] text and [inline](http://x/1).\n\n```sh\n# not a heading\n\nstill code\n```\n\nSetext\n======\n\n- item [a](http://x/2)\n- item\n\n> quote\n\n";
+        let mut doc = unit.repeat(20_000);
+        doc.push_str("[ref]: http://x/ref\n");
+        assert!(doc.len() > 2 * PIECE_BYTES);
+        let a = SpooledMarkdownArtifact::new(MemoryReader::new(doc.clone()));
+        let pieces = a.pieces(None, None);
+        assert!(pieces.len() > 20_000, "{} pieces", pieces.len());
+        let all = 0..doc.len() - 1;
+        let (mut whole, mut block) = (String::new(), String::new());
+        a.text_of(all.clone(), &mut whole, &mut block, usize::MAX);
+        flush(&mut whole, &mut block);
+        assert_eq!(a.md_text(None, None), whole);
+        let mut links = Vec::new();
+        a.inline_of(all, false, usize::MAX, &mut links);
+        assert_eq!(a.md_links(None, None), links);
+        assert_eq!(links.len(), 60_000);
+        // One long stretch without headings is cut at blank lines.
+        let prose = "A paragraph [l](http://x/3) here.\n\n".repeat(100_000);
+        let b = SpooledMarkdownArtifact::new(MemoryReader::new(prose));
+        assert!(b.pieces(None, None).len() > 2);
+        assert_eq!(b.md_links(None, None).len(), 100_000);
+    }
 }

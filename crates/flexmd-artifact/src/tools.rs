@@ -612,15 +612,15 @@ impl<'a> ToolSet<'a> {
                             let all = a.md_code_blocks(args.str("lang"));
                             list(&all, Some(all.len()))
                         }
-                        "artifact_md_links" => {
-                            let all = a.md_links(start, end);
-                            list(&all, Some(all.len()))
+                        // Parsed only as far as can be shown.
+                        "artifact_md_links" | "artifact_md_images" => {
+                            let images = spec.name == "artifact_md_images";
+                            let shown = a.inline_limited(start, end, images, caps.lines + 1);
+                            list(&shown, None)
                         }
-                        "artifact_md_images" => {
-                            let all = a.md_images(start, end);
-                            list(&all, Some(all.len()))
+                        "artifact_md_text" => {
+                            capped_text(a.md_text_limited(start, end, caps.bytes + 1), caps)
                         }
-                        "artifact_md_text" => capped_text(a.md_text(start, end), caps),
                         "artifact_md_ast" => value(&a.md_ast(start, end)?),
                         _ => return Err(wrong_kind(spec)),
                     }

@@ -121,14 +121,28 @@ fn r006_a_document_too_large_for_a_tree_is_refused_early() {
 fn r007_md_ast_guards_what_makes_markdown_rs_slow() {
     use flexmd_artifact::{MAX_AST_OPEN_BRACKETS, SpooledMarkdownArtifact};
     let md = |text: String| SpooledMarkdownArtifact::new(MemoryReader::new(text));
-    let err = md("[".repeat(400_000)).md_ast(None, None).unwrap_err().to_string();
+    let err = md("[".repeat(400_000))
+        .md_ast(None, None)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("400000 `[` that no `]` closes"), "{err}");
-    assert!(md("[".repeat(MAX_AST_OPEN_BRACKETS)).md_ast(None, None).is_ok());
+    assert!(
+        md("[".repeat(MAX_AST_OPEN_BRACKETS))
+            .md_ast(None, None)
+            .is_ok()
+    );
     // Links close their brackets: any number is fine.
     assert!(md("[a](b) ".repeat(6_000)).md_ast(None, None).is_ok());
-    let nested: String = (0..1_000).map(|i| format!("{}- x\n", "  ".repeat(i))).collect();
+    let nested: String = (0..1_000)
+        .map(|i| format!("{}- x\n", "  ".repeat(i)))
+        .collect();
     let err = md(nested).md_ast(None, None).unwrap_err().to_string();
-    assert!(err.contains("nests block quotes or lists deeper than 32"), "{err}");
-    let shallow: String = (0..32).map(|i| format!("{}- x\n", "  ".repeat(i))).collect();
+    assert!(
+        err.contains("nests block quotes or lists deeper than 32"),
+        "{err}"
+    );
+    let shallow: String = (0..32)
+        .map(|i| format!("{}- x\n", "  ".repeat(i)))
+        .collect();
     assert!(md(shallow).md_ast(None, None).is_ok());
 }
