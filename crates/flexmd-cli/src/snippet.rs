@@ -69,7 +69,8 @@ impl SourceCode for Snippets {
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         let text: &str = &self.text;
         let start = span.offset().min(text.len());
-        let end = (start + span.len()).min(text.len());
+        // A long span (a whole 100 MB line) is shown by its beginning.
+        let end = (start + span.len()).min(text.len()).min(start + 2 * WINDOW);
         let (first, last) = (self.line_of(start), self.line_of(end));
         let top = first.saturating_sub(context_lines_before);
         let bottom = (last + context_lines_after).min(self.line_starts.len().saturating_sub(1));
@@ -112,6 +113,21 @@ impl SourceCode for Snippets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_span_shows_its_beginning() {
+        let text = format!("[[m k=\"v {}\n", "x".repeat(100_000));
+        let snippets = Snippets::new("t", &text);
+        let contents = snippets
+            .read_span(&SourceSpan::new(0.into(), text.len() - 1), 1, 1)
+            .unwrap();
+        assert!(
+            contents.data().len() < 4 * WINDOW,
+            "{}",
+            contents.data().len()
+        );
+        assert!(contents.data().starts_with(b"[[m"));
+    }
 
     #[test]
     fn a_snippet_of_a_long_line_is_a_window() {

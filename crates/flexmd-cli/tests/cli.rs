@@ -1267,4 +1267,22 @@ mod regression {
         assert!(stderr.contains("… and 19950 more diagnostics"), "{stderr}");
         assert!(stderr.len() < 40_000, "{} bytes of stderr", stderr.len());
     }
+
+    /// Issue 20: a diagnostic whose span is a whole long line printed the
+    /// line (a 100 MB one: 37 s and 400 MB of stderr). A snippet shows the
+    /// span's beginning.
+    #[test]
+    fn a_diagnostic_on_a_long_line_prints_a_window() {
+        let line = format!("[[m k=\"v {}\n", "x".repeat(2_000_000));
+        let out = super::flexmd()
+            .args(["frames", "parse"])
+            .write_stdin(line)
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("frame header is not closed"), "{stderr}");
+        assert!(stderr.len() < 2_000, "{} bytes of stderr", stderr.len());
+    }
 }
