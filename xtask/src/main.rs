@@ -1,7 +1,8 @@
 //! flexmd's project automation (`cargo xtask <task>`).
 //!
 //! - `ci`: exactly what `.ci/run` runs: format check, clippy, the README's test
-//!   command, the layering check, then the conformance suites.
+//!   command, a check that the fuzz targets compile, the layering check, then
+//!   the conformance suites.
 //! - `conformance [--data DIR] [--suite NAME]`: the public conformance suites
 //!   in `DIR` (default `../shared/conformance`); fails when the data is
 //!   missing.
@@ -72,6 +73,15 @@ fn ci() -> Result {
     ])?;
     // The README's test command.
     cargo(&["test", "--workspace"])?;
+    // The fuzz targets (a workspace of their own) must keep compiling;
+    // fuzzing itself needs nightly and is not run here.
+    cargo(&[
+        "check",
+        "--manifest-path",
+        "fuzz/Cargo.toml",
+        "--target-dir",
+        "target",
+    ])?;
     layering()?;
     conformance(&[])
 }
