@@ -209,9 +209,18 @@ pub(crate) fn print(text: &str) -> Result<(), CliError> {
         .map_err(CliError::Stdout)
 }
 
-/// Writes `value` to stdout as pretty JSON and a final newline.
+/// Writes `value` to stdout as pretty JSON and a final newline, streamed
+/// (a 100 MB value is not built as a string first).
 pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
-    let mut json = serde_json::to_string_pretty(value).map_err(CliError::Serialize)?;
-    json.push('\n');
-    print(&json)
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| {
+        if e.is_io() {
+            CliError::Stdout(std::io::Error::from(e))
+        } else {
+            CliError::Serialize(e)
+        }
+    })?;
+    out.write_all(b"\n")
+        .and_then(|()| out.flush())
+        .map_err(CliError::Stdout)
 }
