@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::registry::{MAX_INSTANCE_DEPTH, Registry, run};
-use crate::transform::fill_defaults;
+use crate::transform::{escape, fill_defaults, resolve_ref};
 use crate::violation::Violation;
 
 /// How far [`Registry::find_json_as`] goes to make a value fit.
@@ -788,16 +788,8 @@ impl Aligner<'_> {
         }
     }
 
-    /// A `$ref` target: `#/pointer` in the root, or a registered URI with an
-    /// optional `#/pointer`.
     fn resolve(&self, target: &str) -> Option<Value> {
-        let (base, fragment) = target.split_once('#').unwrap_or((target, ""));
-        let document = if base.is_empty() {
-            self.root
-        } else {
-            self.resources.get(base)?
-        };
-        document.pointer(fragment).cloned()
+        resolve_ref(self.root, self.resources, target)
     }
 }
 
@@ -934,10 +926,6 @@ fn remove_at(value: &mut Value, pointer: &str) -> Option<Value> {
         Value::Object(map) => map.shift_remove(&last),
         _ => None,
     }
-}
-
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

@@ -359,20 +359,29 @@ impl Defaults<'_> {
         }
     }
 
-    /// A `$ref` target: `#/pointer` in the root, or a registered URI with an
-    /// optional `#/pointer`.
     fn resolve(&self, target: &str) -> Option<Value> {
-        let (base, fragment) = target.split_once('#').unwrap_or((target, ""));
-        let document = if base.is_empty() {
-            self.root
-        } else {
-            self.resources.get(base)?
-        };
-        document.pointer(fragment).cloned()
+        resolve_ref(self.root, self.resources, target)
     }
 }
 
-fn escape(key: &str) -> String {
+/// A `$ref` target: `#/pointer` in `root`, or a registered URI with an
+/// optional `#/pointer`.
+pub(crate) fn resolve_ref(
+    root: &Value,
+    resources: &HashMap<String, Value>,
+    target: &str,
+) -> Option<Value> {
+    let (base, fragment) = target.split_once('#').unwrap_or((target, ""));
+    let document = if base.is_empty() {
+        root
+    } else {
+        resources.get(base)?
+    };
+    document.pointer(fragment).cloned()
+}
+
+/// A key as a JSON Pointer segment.
+pub(crate) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
