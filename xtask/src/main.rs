@@ -7,6 +7,10 @@
 //!   in `DIR` (default `../shared/conformance`); fails when the data is
 //!   missing.
 //! - `layering`: checks that the crate graph only points down.
+//! - `fuzz [--time SECONDS] [TARGET]`: runs the fuzz targets of `fuzz/` one
+//!   after another (default 60 s each) with `cargo +nightly fuzz`,
+//!   installing cargo-fuzz when it is missing; each target also tries its
+//!   `fuzz/regressions/TARGET` inputs.
 
 #![allow(clippy::print_stdout, reason = "a task runner reports on stdout")]
 
@@ -27,6 +31,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("conformance") => conformance(&args[1..]),
         Some("layering") => layering(),
+        Some("fuzz") => fuzz(&args[1..]),
         _ => Err(
             "usage: cargo xtask <ci | conformance [--data DIR] [--suite NAME] | layering>"
                 .to_owned(),
@@ -173,6 +178,82 @@ fn conformance(args: &[String]) -> Result {
     } else {
         Err(failing.join("; "))
     }
+}
+
+/// The fuzz targets: the `[[bin]]` names of fuzz/Cargo.toml.
+fn fuzz_targets() -> Result<Vec<String>> {
+    let manifest = root().join("fuzz/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+    Ok(text
+        .lines()
+        .filter_map(|l| l.strip_prefix("name = \""))
+        .filter_map(|l| l.strip_suffix('"'))
+        .filter(|name| *name != "flexmd-fuzz")
+        .map(str::to_owned)
+        .collect())
+}
+
+fn fuzz(args: &[String]) -> Result {
+    const USAGE: &str = "usage: cargo xtask fuzz [--time SECONDS] [TARGET]";
+    let mut seconds = 60u64;
+    let mut only = None;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--time" => {
+                seconds = args.next().and_then(|s| s.parse().ok()).ok_or(USAGE)?;
+            }
+            target if only.is_none() && !target.starts_with('-') => only = Some(target.to_owned()),
+            _ => return Err(USAGE.to_owned()),
+        }
+    }
+    let have_fuzz = Command::new("cargo")
+        .args(["+nightly", "fuzz", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_fuzz {
+        cargo(&["install", "--locked", "cargo-fuzz"])?;
+    }
+    let targets = fuzz_targets()?;
+    let run: Vec<&String> = targets
+        .iter()
+        .filter(|t| only.as_ref().is_none_or(|o| o == *t))
+        .collect();
+    if run.is_empty() {
+        return Err(format!(
+            "no fuzz target named that; the targets: {}",
+            targets.join(", ")
+        ));
+    }
+    let dir = root().join("fuzz");
+    for target in run {
+        let corpus = format!("corpus/{target}");
+        std::fs::create_dir_all(dir.join(&corpus)).map_err(|e| e.to_string())?;
+        let mut command = Command::new("cargo");
+        command
+            .args(["+nightly", "fuzz", "run", target, &corpus])
+            .current_dir(&dir);
+        let regressions = format!("regressions/{target}");
+        if dir.join(&regressions).is_dir() {
+            command.arg(&regressions);
+        }
+        command.args([
+            "--",
+            &format!("-max_total_time={seconds}"),
+            "-rss_limit_mb=4096",
+        ]);
+        println!("$ (fuzz) cargo +nightly fuzz run {target} ({seconds} s)");
+        let status = command
+            .status()
+            .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+        if !status.success() {
+            return Err(format!(
+                "fuzz target {target} found a crash (see fuzz/artifacts/{target})"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// **Invariant:** dependencies point down the layers of docs/ARCHITECTURE.md.
