@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::registry::{MAX_INSTANCE_DEPTH, Registry, run};
-use crate::transform::{escape, fill_defaults, resolve_ref};
+use crate::transform::{each_child, escape, fill_defaults, resolve_ref};
 use crate::violation::Violation;
 
 /// How far [`Registry::find_json_as`] goes to make a value fit.
@@ -595,33 +595,26 @@ impl Aligner<'_> {
         if let Some(options) = node.get("enum").and_then(Value::as_array) {
             self.match_enum(options, value, pointer)?;
         }
-        match value {
-            Value::Object(map) => self.align_object(node, map, pointer, depth)?,
-            Value::Array(items) => {
-                let prefix = node.get("prefixItems").and_then(Value::as_array);
-                let rest = node.get("items").filter(|i| i.is_object());
-                for (i, item) in items.iter_mut().enumerate() {
-                    if let Some(sub) = prefix.and_then(|p| p.get(i)).or(rest) {
-                        let len = pointer.len();
-                        pointer.push('/');
-                        pointer.push_str(&i.to_string());
-                        self.align(sub, item, pointer, depth + 1)?;
-                        pointer.truncate(len);
-                    }
-                }
-            }
-            _ => {}
-        }
+        let drops = match value {
+            Value::Object(map) => self.object_keys(node, map, pointer),
+            _ => Vec::new(),
+        };
+        each_child(node, value, pointer, &mut |sub, child, pointer| {
+            self.align(sub, child, pointer, depth + 1)
+        })?;
+        // Dropped keys are logged after the coercions inside the object.
+        self.coercions.extend(drops);
         Ok(())
     }
 
-    fn align_object(
+    /// Renames keys to the property they stand for; returns the log of the
+    /// keys dropped (under `additionalProperties: false`).
+    fn object_keys(
         &mut self,
         node: &Map<String, Value>,
         map: &mut Map<String, Value>,
-        pointer: &mut String,
-        depth: usize,
-    ) -> Result<(), AlignError> {
+        pointer: &str,
+    ) -> Vec<Coercion> {
         let properties = node.get("properties").and_then(Value::as_object);
         let closed = node.get("additionalProperties") == Some(&Value::Bool(false));
         let patterns = node.contains_key("patternProperties");
@@ -664,19 +657,7 @@ impl Aligner<'_> {
                 }
             }
         }
-        let additional = node.get("additionalProperties").filter(|a| a.is_object());
-        for (key, child) in map.iter_mut() {
-            let sub = properties.and_then(|p| p.get(key)).or(additional);
-            if let Some(sub) = sub {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&escape(key));
-                self.align(sub, child, pointer, depth + 1)?;
-                pointer.truncate(len);
-            }
-        }
-        self.coercions.extend(drops);
-        Ok(())
+        drops
     }
 
     /// Converts `value` to the first of `types` it can become.

@@ -327,41 +327,65 @@ impl Defaults<'_> {
                         });
                     }
                 }
-                let additional = schema_map
-                    .get("additionalProperties")
-                    .filter(|a| a.is_object());
-                for (key, child) in map.iter_mut() {
-                    let sub = properties.and_then(|p| p.get(key)).or(additional);
-                    if let Some(sub) = sub {
-                        let len = pointer.len();
-                        pointer.push('/');
-                        pointer.push_str(&escape(key));
-                        self.fill(sub, child, pointer, depth + 1);
-                        pointer.truncate(len);
-                    }
-                }
             }
-            Value::Array(items) => {
-                let prefix = schema_map.get("prefixItems").and_then(Value::as_array);
-                let rest = schema_map.get("items").filter(|i| i.is_object());
-                for (i, item) in items.iter_mut().enumerate() {
-                    let sub = prefix.and_then(|p| p.get(i)).or(rest);
-                    if let Some(sub) = sub {
-                        let len = pointer.len();
-                        pointer.push('/');
-                        pointer.push_str(&i.to_string());
-                        self.fill(sub, item, pointer, depth + 1);
-                        pointer.truncate(len);
-                    }
-                }
-            }
-            _ => {}
+            Value::Array(_) => {}
+            _ => return,
         }
+        let _ = each_child::<std::convert::Infallible>(
+            schema_map,
+            value,
+            pointer,
+            &mut |sub, child, pointer| {
+                self.fill(sub, child, pointer, depth + 1);
+                Ok(())
+            },
+        );
     }
 
     fn resolve(&self, target: &str) -> Option<Value> {
         resolve_ref(self.root, self.resources, target)
     }
+}
+
+/// Calls `f` with each child of `value` that `node` gives a sub-schema
+/// (`properties`, an object `additionalProperties`, `prefixItems`, `items`),
+/// `pointer` extended to the child while it runs; stops at the first error.
+pub(crate) fn each_child<E>(
+    node: &serde_json::Map<String, Value>,
+    value: &mut Value,
+    pointer: &mut String,
+    f: &mut dyn FnMut(&Value, &mut Value, &mut String) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut visit = |segment: &str, sub: &Value, child: &mut Value| {
+        let len = pointer.len();
+        pointer.push('/');
+        pointer.push_str(segment);
+        let result = f(sub, child, pointer);
+        pointer.truncate(len);
+        result
+    };
+    match value {
+        Value::Object(map) => {
+            let properties = node.get("properties").and_then(Value::as_object);
+            let additional = node.get("additionalProperties").filter(|a| a.is_object());
+            for (key, child) in map.iter_mut() {
+                if let Some(sub) = properties.and_then(|p| p.get(key)).or(additional) {
+                    visit(&escape(key), sub, child)?;
+                }
+            }
+        }
+        Value::Array(items) => {
+            let prefix = node.get("prefixItems").and_then(Value::as_array);
+            let rest = node.get("items").filter(|i| i.is_object());
+            for (i, item) in items.iter_mut().enumerate() {
+                if let Some(sub) = prefix.and_then(|p| p.get(i)).or(rest) {
+                    visit(&i.to_string(), sub, item)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// A `$ref` target: `#/pointer` in `root`, or a registered URI with an
