@@ -49,26 +49,37 @@ impl SpooledArtifact {
 
     /// The first `n` lines (all of them when there are fewer), as `head -n`.
     pub fn head(&self, n: usize) -> Vec<String> {
-        self.cat(Some(0), Some(n))
+        self.lines(0..n.min(self.line_count()))
     }
 
     /// The last `n` lines (all of them when there are fewer), as `tail -n`.
     pub fn tail(&self, n: usize) -> Vec<String> {
         let count = self.line_count();
-        self.cat(Some(count.saturating_sub(n)), None)
+        self.lines(count.saturating_sub(n)..count)
     }
 
-    /// Lines `[start, end)`, as JavaScript's `slice` clamps them: `start`
-    /// defaults to 0, `end` to the line count, both are clamped to the line
-    /// count, and `start >= end` gives nothing. Negative indexes are not
-    /// accepted (the tools' schemas say `minimum: 0`).
-    pub fn cat(&self, start: Option<usize>, end: Option<usize>) -> Vec<String> {
-        let count = self.line_count();
-        let end = end.unwrap_or(count).min(count);
-        let start = start.unwrap_or(0).min(end);
+    /// Lines `[start, end)`, as JavaScript's `Array.prototype.slice` takes
+    /// them: `start` defaults to 0 and `end` to the line count; a negative
+    /// index counts from the end (`-1` is the last line); both are clamped
+    /// to the line count, and `start >= end` gives nothing.
+    ///
+    /// ```
+    /// use flexmd_artifact::{MemoryReader, SpooledArtifact};
+    /// let a = SpooledArtifact::new(MemoryReader::new("a\nb\nc\nd"));
+    /// assert_eq!(a.cat(Some(-2), None), ["c", "d"]);
+    /// assert_eq!(a.cat(Some(1), Some(-1)), ["b", "c"]);
+    /// assert_eq!(a.cat(Some(-99), Some(1)), ["a"]);
+    /// ```
+    pub fn cat(&self, start: Option<i64>, end: Option<i64>) -> Vec<String> {
+        let range = slice_range(self.line_count(), start, end);
+        self.lines(range)
+    }
+
+    /// Lines `range` (already within the line count).
+    pub(crate) fn lines(&self, range: std::ops::Range<usize>) -> Vec<String> {
         self.reader
-            .lines_from(start)
-            .take(end - start)
+            .lines_from(range.start)
+            .take(range.len())
             .map(Cow::into_owned)
             .collect()
     }
@@ -93,13 +104,25 @@ impl SpooledArtifact {
         limit: usize,
     ) -> Result<Vec<usize>, ArtifactError> {
         let reader = self.reader.as_ref();
+        // A byte order mark is not part of the first line: the search starts
+        // after it, so `^#` matches a heading right behind one.
+        let bytes = reader.bytes();
+        let bom = flexmd_core::bom_len(bytes);
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if bom > 0 && bytes.len() == bom {
+                // Only a byte order mark: one empty line.
+                return if limit > 0 && pattern.matches_empty() {
+                    vec![0]
+                } else {
+                    Vec::new()
+                };
+            }
             pattern.matching_lines(
-                reader.bytes(),
-                |offset| reader.line_of(offset),
+                bytes.get(bom..).unwrap_or_default(),
+                |offset| reader.line_of(offset + bom),
                 limit,
                 crate::reader::WINDOW,
-                &|range| reader.release(range),
+                &|range| reader.release(range.start + bom..range.end + bom),
             )
         }))
         .map_err(|_| {
@@ -132,5 +155,41 @@ impl SpooledArtifact {
     /// UTF-8; invalid bytes become U+FFFD.
     pub fn as_string(&self) -> Cow<'_, str> {
         self.reader.read_all()
+    }
+}
+
+/// The indexes `[start, end)` of a list of `len` items, as JavaScript's
+/// `Array.prototype.slice` reads its arguments: a negative index counts
+/// from the end, both are clamped to `0..=len`, and `start >= end` is empty.
+pub(crate) fn slice_range(
+    len: usize,
+    start: Option<i64>,
+    end: Option<i64>,
+) -> std::ops::Range<usize> {
+    let resolve = |i: i64| {
+        if i < 0 {
+            len.saturating_sub(usize::try_from(i.unsigned_abs()).unwrap_or(usize::MAX))
+        } else {
+            usize::try_from(i).unwrap_or(usize::MAX).min(len)
+        }
+    };
+    let end = end.map_or(len, resolve);
+    let start = start.map_or(0, resolve).min(end);
+    start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slice_range;
+
+    #[test]
+    fn slice_range_reads_indexes_as_javascript_slice() {
+        assert_eq!(slice_range(5, None, None), 0..5);
+        assert_eq!(slice_range(5, Some(-2), None), 3..5);
+        assert_eq!(slice_range(5, Some(1), Some(-1)), 1..4);
+        assert_eq!(slice_range(5, Some(-9), Some(2)), 0..2);
+        assert_eq!(slice_range(5, Some(4), Some(2)), 2..2);
+        assert_eq!(slice_range(5, Some(i64::MIN), Some(i64::MAX)), 0..5);
+        assert_eq!(slice_range(0, Some(-1), Some(-1)), 0..0);
     }
 }

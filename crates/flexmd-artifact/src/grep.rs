@@ -132,6 +132,11 @@ impl GrepPattern {
         Ok(Self { regex })
     }
 
+    /// Whether the pattern matches an empty line.
+    pub(crate) fn matches_empty(&self) -> bool {
+        self.regex.is_match(b"".as_slice())
+    }
+
     /// The indexes of the lines of `bytes` that match, in order; `line_of`
     /// maps a byte offset to its line, `line_end` gives where a line ends.
     /// Stops after `limit` lines.

@@ -9,24 +9,11 @@ use flexmd_core::json_nesting_exceeds;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use serde_json_path::JsonPath;
 
 use crate::artifact::SpooledArtifact;
 use crate::error::ArtifactError;
+use crate::jsonpath::compile_path;
 use crate::reader::SpoolReader;
-
-/// The longest JSONPath accepted, in bytes.
-pub const MAX_PATH_LEN: usize = 4096;
-
-/// The deepest bracket or parenthesis nesting accepted in a JSONPath (the
-/// parser recurses on it; at 5 000 it overflows the stack).
-pub const MAX_PATH_NESTING: usize = 64;
-
-/// The deepest nesting of filter selectors (`[?…]` inside `[?…]`) accepted.
-/// Parsing a path costs about twice as much for each nested filter
-/// (serde_json_path 0.7, measured: 12 levels 20 ms, 14 levels 60 ms, 18
-/// levels 0.8 s, 22 levels 6 s); at 8 it stays under a millisecond.
-pub const MAX_FILTER_NESTING: usize = 8;
 
 /// The largest json or json5 document parsed whole (64 MiB). A document is
 /// one value, held in memory as a tree about 8 to 13 times its size (10 MB of
@@ -214,7 +201,7 @@ impl SpooledJsonArtifact {
     ) -> Result<(), ArtifactError> {
         let compiled = compile_path(path)?;
         if !self.format.is_lines() {
-            let bytes = self.base.reader().bytes();
+            let bytes = without_bom(self.base.reader().bytes());
             if bytes.len() > MAX_DOCUMENT_BYTES
                 && self.format == JsonFormat::Json
                 && let Some(names) = member_chain(path)
@@ -311,25 +298,63 @@ impl SpooledJsonArtifact {
         Ok(out)
     }
 
-    /// Records `[start, end)` as JavaScript's `slice` clamps them (JSON
-    /// Lines); for json and json5, the root in a list, as in the seed.
+    /// Records `[start, end)` as JavaScript's `Array.prototype.slice` takes
+    /// them (JSON Lines): a negative index counts from the end (which costs
+    /// one more pass, to count the records); for json and json5, the root in
+    /// a list, as in the seed.
+    ///
+    /// ```
+    /// use flexmd_artifact::{MemoryReader, SpooledJsonArtifact};
+    /// let a = SpooledJsonArtifact::new(MemoryReader::new("1\n2\n3\n"), None).unwrap();
+    /// assert_eq!(a.json_slice(Some(-2), None).unwrap(), [2, 3]);
+    /// assert_eq!(a.json_slice(None, Some(-2)).unwrap(), [1]);
+    /// ```
     pub fn json_slice(
         &self,
-        start: Option<usize>,
-        end: Option<usize>,
+        start: Option<i64>,
+        end: Option<i64>,
+    ) -> Result<Vec<Value>, ArtifactError> {
+        let range = self.record_range(start, end)?;
+        self.records(range)
+    }
+
+    /// The record indexes `slice(start, end)` selects; past the end when
+    /// the count is not needed (no negative index), clamped by reading.
+    pub(crate) fn record_range(
+        &self,
+        start: Option<i64>,
+        end: Option<i64>,
+    ) -> Result<std::ops::Range<usize>, ArtifactError> {
+        if self.format.is_lines()
+            && (start.is_some_and(i64::is_negative) || end.is_some_and(i64::is_negative))
+        {
+            return Ok(crate::artifact::slice_range(
+                self.json_length()?,
+                start,
+                end,
+            ));
+        }
+        let index = |i: Option<i64>, default: usize| {
+            i.map_or(default, |i| usize::try_from(i).unwrap_or(usize::MAX))
+        };
+        Ok(index(start, 0)..index(end, usize::MAX))
+    }
+
+    /// Records `range` (JSON Lines); the root in a list for json and json5.
+    pub(crate) fn records(
+        &self,
+        range: std::ops::Range<usize>,
     ) -> Result<Vec<Value>, ArtifactError> {
         if !self.format.is_lines() {
             return Ok(vec![self.root()?.clone()]);
         }
-        let start = start.unwrap_or(0);
-        let end = end.unwrap_or(usize::MAX);
         let mut out = Vec::new();
         let mut index = 0usize;
         self.each_record(|record| {
-            if index >= end {
+            if index >= range.end {
                 return false;
             }
-            if index >= start {
+            if index >= range.start {
                 out.push(record);
             }
             index += 1;
@@ -348,7 +373,7 @@ impl SpooledJsonArtifact {
                     self.format.name()
                 ));
             }
-            let bytes = self.base.reader().bytes();
+            let bytes = without_bom(self.base.reader().bytes());
             match self.format {
                 JsonFormat::Json5 => parse_json5(&String::from_utf8_lossy(bytes)),
                 _ => serde_json::from_slice(bytes)
@@ -385,13 +410,18 @@ impl SpooledJsonArtifact {
     }
 }
 
+/// `bytes` after a leading byte order mark, which no JSON parser takes.
+fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.get(flexmd_core::bom_len(bytes)..).unwrap_or_default()
+}
+
 fn is_blank(line: &str) -> bool {
     line.trim().is_empty()
 }
 
 /// The format of `reader`'s content, in the seed's order.
 fn infer(reader: &dyn SpoolReader) -> Result<JsonFormat, ArtifactError> {
-    let bytes = reader.bytes();
+    let bytes = without_bom(reader.bytes());
     if serde_json::from_slice::<IgnoredAny>(bytes).is_ok() {
         return Ok(JsonFormat::Json);
     }
@@ -559,137 +589,4 @@ mod member {
             Ok(key == self.0)
         }
     }
-}
-
-/// The offset of a `\u` escape in a quoted name of `path` that is not four
-/// hex digits, or a high surrogate without its low half.
-fn bad_unicode_escape(path: &str) -> Option<usize> {
-    let bytes = path.as_bytes();
-    let hex4 = |at: usize| {
-        bytes
-            .get(at..at + 4)
-            .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u32::from_str_radix(h, 16).ok())
-    };
-    let mut quote = None;
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        match quote {
-            None if b == b'\'' || b == b'"' => quote = Some(b),
-            None => {}
-            Some(q) if b == q => quote = None,
-            Some(_) if b == b'\\' && bytes.get(i + 1) == Some(&b'u') => {
-                let Some(code) = hex4(i + 2) else {
-                    return Some(i);
-                };
-                if (0xD800..=0xDBFF).contains(&code) {
-                    let low = bytes
-                        .get(i + 6..i + 8)
-                        .filter(|u| *u == b"\\u")
-                        .and_then(|_| hex4(i + 8))
-                        .filter(|l| (0xDC00..=0xDFFF).contains(l));
-                    if low.is_none() {
-                        return Some(i);
-                    }
-                    i += 6;
-                }
-                i += 6;
-                continue;
-            }
-            // Any other escape: skip the escaped character.
-            Some(_) if b == b'\\' => i += 1,
-            Some(_) => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// A JSONPath, after the length and nesting guard.
-///
-/// ```
-/// use flexmd_artifact::compile_path;
-/// assert!(compile_path("$.store.book[?@.price < 10].title").is_ok());
-/// let deep = format!("$[?{}@.a{}]", "(".repeat(100), ")".repeat(100));
-/// assert!(compile_path(&deep).unwrap_err().to_string().contains("nests deeper"));
-/// let filters = format!("{}@{}", "$[?".repeat(9), "]".repeat(9));
-/// assert!(compile_path(&filters).unwrap_err().to_string().contains("more than 8 filters"));
-/// assert!(compile_path("store.book").is_err());
-/// let cut = compile_path("$[\"\\u").unwrap_err().to_string();
-/// assert!(cut.contains("needs four hex digits"), "{cut}");
-/// assert!(compile_path("$[\"D\\uD").is_err());
-/// assert!(compile_path("$[\"\\uD83D\\uDE00\"]").is_ok());
-/// ```
-pub fn compile_path(path: &str) -> Result<JsonPath, ArtifactError> {
-    if path.len() > MAX_PATH_LEN {
-        return Err(ArtifactError::JsonPath(format!(
-            "the path is {} bytes; at most {MAX_PATH_LEN} are allowed",
-            path.len()
-        )));
-    }
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    // For each open `[`: whether it holds a filter selector.
-    let mut brackets: Vec<bool> = Vec::new();
-    for c in path.chars() {
-        if let Some(q) = quote {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                _ if c == q => quote = None,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '\'' | '"' => quote = Some(c),
-            '(' | '[' => {
-                depth += 1;
-                if depth > MAX_PATH_NESTING {
-                    return Err(ArtifactError::JsonPath(format!(
-                        "the path nests deeper than {MAX_PATH_NESTING} brackets or parentheses"
-                    )));
-                }
-                if c == '[' {
-                    brackets.push(false);
-                }
-            }
-            ')' => depth = depth.saturating_sub(1),
-            ']' => {
-                depth = depth.saturating_sub(1);
-                brackets.pop();
-            }
-            '?' => {
-                if let Some(filter) = brackets.last_mut() {
-                    *filter = true;
-                }
-                if brackets.iter().filter(|&&f| f).count() > MAX_FILTER_NESTING {
-                    return Err(ArtifactError::JsonPath(format!(
-                        "the path nests more than {MAX_FILTER_NESTING} filters (`[?…]`) inside each other"
-                    )));
-                }
-            }
-            _ => {}
-        }
-    }
-    if let Some(at) = bad_unicode_escape(path) {
-        return Err(ArtifactError::JsonPath(format!(
-            "the `\\u` escape at byte {at} needs four hex digits (and a surrogate pair both halves)"
-        )));
-    }
-    // serde_json_path 0.7 reaches an `unreachable!` on some cut escapes
-    // (`$["\u`, caught above): should another one get there, a panic must
-    // not end the process.
-    let parsed = std::panic::catch_unwind(|| JsonPath::parse(path)).map_err(|_| {
-        ArtifactError::JsonPath(
-            "the path could not be parsed (an escape is cut off or invalid)".to_owned(),
-        )
-    })?;
-    parsed.map_err(|e| {
-        ArtifactError::JsonPath(format!(
-            "{e} (paths start with `$`, as `$.items[0].name` or `$..name`)"
-        ))
-    })
 }

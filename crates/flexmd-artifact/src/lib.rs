@@ -13,6 +13,7 @@ mod artifact;
 mod error;
 mod grep;
 mod json;
+mod jsonpath;
 mod markdown;
 mod reader;
 mod tokens;
@@ -21,12 +22,10 @@ mod tools;
 pub use artifact::SpooledArtifact;
 pub use error::ArtifactError;
 pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
-pub use json::{
-    JsonFormat, MAX_DOCUMENT_BYTES, MAX_FILTER_NESTING, MAX_PATH_LEN, MAX_PATH_NESTING,
-    SpooledJsonArtifact, compile_path,
-};
+pub use json::{JsonFormat, MAX_DOCUMENT_BYTES, SpooledJsonArtifact};
+pub use jsonpath::{MAX_FILTER_NESTING, MAX_PATH_LEN, MAX_PATH_NESTING, compile_path};
 pub use markdown::{
-    CodeEntry, HeadingEntry, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_AST_OPEN_BRACKETS,
+    CodeEntry, HeadingEntry, Image, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_AST_OPEN_BRACKETS,
     MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact,
 };
 pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};

@@ -82,17 +82,39 @@ pub struct Section {
     pub body_end_line: usize,
 }
 
-/// A link or image found by [`SpooledMarkdownArtifact::md_links`] /
-/// [`SpooledMarkdownArtifact::md_images`].
+/// A link found by [`SpooledMarkdownArtifact::md_links`]: `{text, url, title?}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Link {
-    /// The link text, or the image's alt text.
+    /// The link text.
     pub text: String,
     /// The destination.
     pub url: String,
     /// The title, when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+}
+
+/// An image found by [`SpooledMarkdownArtifact::md_images`]: `{alt, url, title?}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Image {
+    /// The alt text (`![this](…)`), markup removed.
+    pub alt: String,
+    /// The image's address.
+    pub url: String,
+    /// The title, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+impl Image {
+    /// An image read by the shared link reader, whose text is the alt text.
+    pub(crate) fn from_link(link: Link) -> Self {
+        Self {
+            alt: link.text,
+            url: link.url,
+            title: link.title,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -258,9 +280,21 @@ impl SpooledMarkdownArtifact {
         self.inline(start, end, false)
     }
 
-    /// Images in lines `[start, end)`.
-    pub fn md_images(&self, start: Option<usize>, end: Option<usize>) -> Vec<Link> {
+    /// Images in lines `[start, end)` (inline and reference forms).
+    ///
+    /// ```
+    /// use flexmd_artifact::{Image, MemoryReader, SpooledMarkdownArtifact};
+    /// let a = SpooledMarkdownArtifact::new(MemoryReader::new("![a *cat*](cat.png \"Cat\")\n"));
+    /// assert_eq!(
+    ///     a.md_images(None, None),
+    ///     [Image { alt: "a cat".into(), url: "cat.png".into(), title: Some("Cat".into()) }]
+    /// );
+    /// ```
+    pub fn md_images(&self, start: Option<usize>, end: Option<usize>) -> Vec<Image> {
         self.inline(start, end, true)
+            .into_iter()
+            .map(Image::from_link)
+            .collect()
     }
 
     /// The text of lines `[start, end)` with the markup removed; blocks are

@@ -70,7 +70,8 @@ impl LineIndex {
             return None;
         }
         let start = if i == 0 {
-            0
+            // A byte order mark is not part of the first line.
+            flexmd_core::bom_len(bytes)
         } else {
             // Line i starts after break number i (1-based): find its block.
             let target = i as u64;

@@ -117,9 +117,9 @@ const LINE_END: Param = Param::Int {
 const PATH: Param = Param::Str {
     name: "path",
     required: true,
-    max_len: crate::json::MAX_PATH_LEN,
+    max_len: crate::jsonpath::MAX_PATH_LEN,
     empty_is_omitted: false,
-    doc: "a JSONPath (RFC 9535), e.g. `$.items[*].name` or `$..id`",
+    doc: "a JSONPath, RFC 9535 (e.g. `$.items[*].name`, `$..id`, `$[?@.status == 'active']`); JSONPath-Plus filters such as `$[?(@.status === 'active')]` and `@.name.match(/re/i)` are read too",
 };
 const DEPTH: Param = Param::Int {
     name: "depth",
@@ -188,21 +188,21 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_cat",
         family: Family::Base,
-        description: "Return lines [start, end) of a tool result from this turn (clamped to the line count).",
+        description: "Return lines [start, end) of a tool result from this turn, as JavaScript's Array.prototype.slice takes them (negative counts from the end; clamped to the line count).",
         params: &[
             Param::Int {
                 name: "start",
-                min: 0,
+                min: i64::MIN,
                 max: i64::MAX,
                 default: Some(0),
-                doc: "0-based first line (inclusive)",
+                doc: "0-based first line (inclusive); negative counts from the end (-10: the last ten lines)",
             },
             Param::Int {
                 name: "end",
-                min: 0,
+                min: i64::MIN,
                 max: i64::MAX,
                 default: None,
-                doc: "0-based end line (exclusive); default the line count",
+                doc: "0-based end line (exclusive); negative counts from the end; default the line count",
             },
         ],
     },
@@ -262,21 +262,21 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_json_slice",
         family: Family::Json,
-        description: "Return records [start, end) of a JSON Lines tool result from this turn (the root for json/json5).",
+        description: "Return records [start, end) of a JSON Lines tool result from this turn, as JavaScript's Array.prototype.slice takes them (negative counts from the end); the root for json/json5.",
         params: &[
             Param::Int {
                 name: "start",
-                min: 0,
+                min: i64::MIN,
                 max: i64::MAX,
                 default: Some(0),
-                doc: "first record (inclusive)",
+                doc: "first record (inclusive); negative counts from the end",
             },
             Param::Int {
                 name: "end",
-                min: 0,
+                min: i64::MIN,
                 max: i64::MAX,
                 default: None,
-                doc: "end record (exclusive); default the record count",
+                doc: "end record (exclusive); negative counts from the end; default the record count",
             },
         ],
     },
@@ -519,13 +519,13 @@ impl<'a> ToolSet<'a> {
                 lines(base.tail(shown), Some(n.min(base.line_count())))
             }
             "artifact_cat" => {
-                let count = base.line_count();
-                let start = args.int("start").unwrap_or(0).min(count);
-                let end = args.int("end").unwrap_or(count).min(count).max(start);
-                lines(
-                    base.cat(Some(start), Some(end.min(start + caps.lines))),
-                    Some(end - start),
-                )
+                let range = crate::artifact::slice_range(
+                    base.line_count(),
+                    args.signed("start"),
+                    args.signed("end"),
+                );
+                let shown = range.start..range.end.min(range.start.saturating_add(caps.lines));
+                lines(base.lines(shown), Some(range.len()))
             }
             "artifact_grep" => {
                 let flags = args.str("flags").unwrap_or("");
@@ -578,12 +578,11 @@ impl<'a> ToolSet<'a> {
                         out.finish()
                     }
                     "artifact_json_slice" => {
-                        let start = args.int("start").unwrap_or(0);
-                        let end = args.int("end").map_or(start + caps.lines + 1, |e| {
-                            e.min(start.saturating_add(caps.lines + 1))
-                        });
+                        let range = a.record_range(args.signed("start"), args.signed("end"))?;
+                        // One more than the cap, to know whether to say so.
+                        let end = range.end.min(range.start.saturating_add(caps.lines + 1));
                         let mut out = BoundedList::new(caps);
-                        for v in &a.json_slice(Some(start), Some(end))? {
+                        for v in &a.records(range.start..end)? {
                             out.push(v);
                         }
                         out.finish()
@@ -613,9 +612,16 @@ impl<'a> ToolSet<'a> {
                             list(&all, Some(all.len()))
                         }
                         // Parsed only as far as can be shown.
-                        "artifact_md_links" | "artifact_md_images" => {
-                            let images = spec.name == "artifact_md_images";
-                            let shown = a.inline_limited(start, end, images, caps.lines + 1);
+                        "artifact_md_links" => {
+                            let shown = a.inline_limited(start, end, false, caps.lines + 1);
+                            list(&shown, None)
+                        }
+                        "artifact_md_images" => {
+                            let shown: Vec<_> = a
+                                .inline_limited(start, end, true, caps.lines + 1)
+                                .into_iter()
+                                .map(crate::markdown::Image::from_link)
+                                .collect();
                             list(&shown, None)
                         }
                         "artifact_md_text" => {
@@ -867,7 +873,7 @@ fn cap_bytes(text: String, caps: Caps) -> String {
 struct Args<'v> {
     call_id: &'v str,
     values: &'v Map<String, Value>,
-    ints: Vec<(&'static str, usize)>,
+    ints: Vec<(&'static str, i64)>,
 }
 
 impl<'v> Args<'v> {
@@ -944,7 +950,7 @@ impl<'v> Args<'v> {
                         };
                         return Err(fail(format!("`{name}` must be {range} (got {n})")));
                     }
-                    ints.push((*name, usize::try_from(n).unwrap_or(usize::MAX)));
+                    ints.push((*name, n));
                 }
                 (
                     Param::Str {
@@ -989,7 +995,13 @@ impl<'v> Args<'v> {
         })
     }
 
+    /// A non-negative integer argument (negative ones read as 0).
     fn int(&self, name: &str) -> Option<usize> {
+        self.signed(name).map(|v| usize::try_from(v).unwrap_or(0))
+    }
+
+    /// An integer argument that may be negative.
+    fn signed(&self, name: &str) -> Option<i64> {
         self.ints.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
     }
 
@@ -1023,7 +1035,9 @@ fn schema(spec: &Spec, ids: &[&str]) -> Value {
             } => {
                 let mut s = Map::new();
                 s.insert("type".to_owned(), json!("integer"));
-                s.insert("minimum".to_owned(), json!(min));
+                if *min != i64::MIN {
+                    s.insert("minimum".to_owned(), json!(min));
+                }
                 if *max != i64::MAX {
                     s.insert("maximum".to_owned(), json!(max));
                 }

@@ -7,7 +7,7 @@
     clippy::panic
 )]
 
-use flexmd_artifact::{CodeEntry, Link, MemoryReader, SpooledMarkdownArtifact};
+use flexmd_artifact::{CodeEntry, Image, Link, MemoryReader, SpooledMarkdownArtifact};
 use serde_json::json;
 
 fn md(text: &str) -> SpooledMarkdownArtifact {
@@ -178,8 +178,8 @@ fn links_images_and_text_over_ranges() {
     assert_eq!(a.md_links(Some(2), Some(3))[0].url, "https://ref.example");
     assert_eq!(
         a.md_images(None, None),
-        [Link {
-            text: "logo".to_owned(),
+        [Image {
+            alt: "logo".to_owned(),
             url: "logo.png".to_owned(),
             title: Some("Logo".to_owned())
         }]

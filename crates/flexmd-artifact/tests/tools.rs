@@ -190,8 +190,8 @@ fn argument_errors_a_model_can_act_on() {
         "artifact_head: unknown argument `lines`; the arguments are `callId`, `n`"
     );
     assert_eq!(
-        err("artifact_cat", r#"{"callId": "log", "start": -1}"#),
-        "artifact_cat: `start` must be at least 0 (got -1)"
+        err("artifact_md_text", r#"{"callId": "doc", "startLine": -1}"#),
+        "artifact_md_text: `startLine` must be at least 0 (got -1)"
     );
     assert_eq!(
         err(

@@ -35,6 +35,10 @@ pub(crate) enum CliError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     InvalidJson(Box<InvalidJson>),
+    /// A spec that is neither an Output Format Spec block nor its JSON.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    BadSpec(Box<BadSpec>),
     /// Writing the result failed (e.g. a closed pipe).
     #[error("cannot write to standard output")]
     #[diagnostic(code(flexmd::write))]
@@ -76,6 +80,7 @@ impl CliError {
             | Self::Retry(_)
             | Self::Exists(_)
             | Self::Artifact(_)
+            | Self::BadSpec(_)
             | Self::Usage(_) => ExitCode::from(2),
             Self::InvalidJson(_) | Self::Stdout(_) | Self::Serialize(_) => ExitCode::from(1),
         }
@@ -96,4 +101,21 @@ pub(crate) struct InvalidJson {
     pub(crate) src: miette::NamedSource<String>,
     #[label("line {line}, column {column}")]
     pub(crate) span: miette::SourceSpan,
+}
+
+/// A spec file that is neither an Output Format Spec block nor
+/// OutputFormatSpec JSON (boxed in [`CliError`]: it carries the source).
+#[derive(Debug, Error, Diagnostic)]
+#[error("{name}: {message}")]
+#[diagnostic(code(flexmd::invalid_spec))]
+pub(crate) struct BadSpec {
+    pub(crate) name: String,
+    /// The library's [`flexmd_ofs::SpecError`], as text.
+    pub(crate) message: String,
+    #[help]
+    pub(crate) help: Option<String>,
+    #[source_code]
+    pub(crate) src: miette::NamedSource<String>,
+    #[label("here")]
+    pub(crate) span: Option<miette::SourceSpan>,
 }

@@ -17,12 +17,22 @@ pub(crate) enum FramesCommand {
     Parse {
         /// The FlexMD file; standard input when omitted or `-`.
         file: Option<PathBuf>,
-        /// How meta values are typed.
+        /// How meta values are typed (`schema` needs --meta-schema).
         #[arg(long, value_enum, default_value_t = MetaMode::Strings)]
         meta: MetaMode,
+        /// The type of each meta key, as a JSON object such as
+        /// `{"priority": "integer", "done": "boolean", "owners": "strings"}`
+        /// (types: string, number, integer, boolean, strings); keys it does
+        /// not name stay strings. Implies `--meta schema`.
+        #[arg(long, value_name = "FILE")]
+        meta_schema: Option<PathBuf>,
         /// Read `@key: value` and `@payload` lines anywhere in a frame, not only in its head.
         #[arg(long)]
         meta_anywhere: bool,
+        /// Meta keys whose values are comma-separated lists (default: tags,refs;
+        /// an empty value means none).
+        #[arg(long, value_name = "KEYS", value_delimiter = ',')]
+        array_keys: Option<Vec<String>>,
     },
     /// Write FlexDocument JSON as FlexMD.
     Stringify {
@@ -41,6 +51,8 @@ pub(crate) enum MetaMode {
     Strings,
     /// true/false, null and JSON numbers become typed; `0012` stays a string.
     Infer,
+    /// Each key has the type --meta-schema gives it; a value that does not fit is an error.
+    Schema,
 }
 
 pub(crate) fn run(command: FramesCommand) -> Result<ExitCode, CliError> {
@@ -48,16 +60,38 @@ pub(crate) fn run(command: FramesCommand) -> Result<ExitCode, CliError> {
         FramesCommand::Parse {
             file,
             meta,
+            meta_schema,
             meta_anywhere,
+            array_keys,
         } => {
+            let meta_type_mode = match (meta, meta_schema) {
+                (MetaMode::Strings | MetaMode::Schema, Some(path)) => {
+                    let schema = read_text(Some(&path))?;
+                    MetaTypeMode::Schema(schema.json()?)
+                }
+                (MetaMode::Schema, None) => {
+                    return Err(CliError::Usage(
+                        "--meta schema needs --meta-schema FILE (a JSON object of key → type)"
+                            .to_owned(),
+                    ));
+                }
+                (MetaMode::Infer, Some(_)) => {
+                    return Err(CliError::Usage(
+                        "--meta-schema types meta by schema; it does not go with --meta infer"
+                            .to_owned(),
+                    ));
+                }
+                (MetaMode::Strings, None) => MetaTypeMode::Strings,
+                (MetaMode::Infer, None) => MetaTypeMode::Infer,
+            };
             let input = read_text(file.as_deref())?;
+            let defaults = ParseOptions::default();
             let options = ParseOptions {
-                meta_type_mode: match meta {
-                    MetaMode::Strings => MetaTypeMode::Strings,
-                    MetaMode::Infer => MetaTypeMode::Infer,
-                },
+                meta_type_mode,
                 meta_anywhere,
-                ..ParseOptions::default()
+                array_keys: array_keys
+                    .map(|keys| keys.into_iter().filter(|k| !k.is_empty()).collect())
+                    .unwrap_or(defaults.array_keys),
             };
             let parsed = flexmd_frames::parse(&input.text, &options);
             input.print_parsed(&parsed)

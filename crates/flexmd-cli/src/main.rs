@@ -33,8 +33,12 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print the heading outline of a Markdown text as MdOutline JSON.
+    /// Print the heading outline of a Markdown text as MdOutline JSON
+    /// (`outline render` turns such JSON back into Markdown).
+    #[command(args_conflicts_with_subcommands = true)]
     Outline {
+        #[command(subcommand)]
+        action: Option<OutlineAction>,
         /// The Markdown file; standard input when omitted or `-`.
         file: Option<PathBuf>,
         /// Print the outline rendered back to Markdown instead of JSON.
@@ -44,7 +48,8 @@ enum Command {
     /// FlexMD frames: parse them to FlexDocument JSON, or write JSON back as FlexMD.
     #[command(subcommand)]
     Frames(frames::FramesCommand),
-    /// Output Format Specs: parse the Markdown block, render JSON back, or print the prompt text.
+    /// Output Format Specs: parse the Markdown block, render JSON back, print
+    /// the prompt text, or print the general-purpose default spec.
     #[command(subcommand)]
     Ofs(ofs::OfsCommand),
     /// Check a model's answer against an Output Format Spec: exit 0 valid, 1 invalid.
@@ -68,6 +73,9 @@ enum Command {
         /// Print the plain object keyed by section name instead.
         #[arg(long)]
         as_json: bool,
+        /// Also parse lists written in prose sections (`list` on those sections).
+        #[arg(long)]
+        lists_in_prose: bool,
     },
     /// Find structured objects (flexmd fences, FlexDocument JSON, raw FlexMD,
     /// Markdown snippets) in any text: DetectedObject[] JSON; exit 1 when none.
@@ -119,6 +127,17 @@ enum Command {
     Call(artifact::CallArgs),
 }
 
+/// `flexmd outline render`.
+#[derive(Debug, Subcommand)]
+enum OutlineAction {
+    /// Write MdOutline JSON back as Markdown: each heading at its level with
+    /// its title and content (keys and ids are internal and never written).
+    Render {
+        /// The MdOutline JSON file; standard input when omitted or `-`.
+        outline_json: Option<PathBuf>,
+    },
+}
+
 /// `--preset` values.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum PresetArg {
@@ -153,7 +172,16 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
-        Command::Outline { file, render } => {
+        Command::Outline {
+            action: Some(OutlineAction::Render { outline_json }),
+            ..
+        } => {
+            let input = input::read_text(outline_json.as_deref())?;
+            let outline: flexmd_core::MdOutline = input.json()?;
+            print(&flexmd_core::render_outline(&outline))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Outline { file, render, .. } => {
             let input = input::read_text(file.as_deref())?;
             let outline = flexmd_core::build_outline(&input.text);
             if render {
@@ -174,7 +202,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             spec,
             response,
             as_json,
-        } => ofs::extract(&spec, response.as_deref(), as_json),
+            lists_in_prose,
+        } => ofs::extract(&spec, response.as_deref(), as_json, lists_in_prose),
         Command::Detect { file } => detect::detect(file.as_deref()),
         Command::ParseAny { file } => detect::parse_any_command(file.as_deref()),
         Command::Json {

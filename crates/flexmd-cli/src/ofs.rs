@@ -1,73 +1,108 @@
-//! `flexmd ofs parse|render|enrich`.
+//! `flexmd ofs parse|render|enrich|default`, `flexmd validate`, `flexmd extract`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
 use flexmd_core::OutputFormatSpec;
+use flexmd_ofs::SpecError;
 
-use crate::error::CliError;
-use crate::input::read_text;
+use crate::error::{BadSpec, CliError};
+use crate::input::{Input, read_text};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum OfsCommand {
-    /// Read an Output Format Spec block (Markdown) and print it as JSON;
-    /// lines that are not part of a spec are reported on stderr.
+    /// Read a spec (the Markdown block or its JSON) and print it as
+    /// OutputFormatSpec JSON; lines that are not part of a spec are reported
+    /// on stderr.
     Parse {
         /// The spec file; standard input when omitted or `-`.
         spec: Option<PathBuf>,
     },
-    /// Write OutputFormatSpec JSON as the canonical Markdown block.
+    /// Write a spec (its JSON or the Markdown block) as the canonical Markdown block.
     Render {
-        /// The spec JSON file; standard input when omitted or `-`.
-        spec_json: Option<PathBuf>,
+        /// The spec file; standard input when omitted or `-`.
+        spec: Option<PathBuf>,
     },
     /// Print the prompt text for a spec: the canonical block plus only the rules it needs.
     Enrich {
-        /// The spec file (Markdown); standard input when omitted or `-`.
+        /// The spec file (the Markdown block or its JSON); standard input when omitted or `-`.
         spec: Option<PathBuf>,
+    },
+    /// Print the general-purpose five-section spec (Short answer, Long
+    /// answer, Reasoning, Assumptions, Unknowns) as the Markdown block.
+    Default {
+        /// Print it as OutputFormatSpec JSON instead.
+        #[arg(long)]
+        json: bool,
     },
 }
 
 pub(crate) fn run(command: OfsCommand) -> Result<ExitCode, CliError> {
     match command {
         OfsCommand::Parse { spec } => {
-            let input = read_text(spec.as_deref())?;
-            let parsed = flexmd_ofs::parse_spec(&input.text);
+            let (input, parsed) = read_spec_input(spec.as_deref())?;
             input.print_parsed(&parsed)
         }
-        OfsCommand::Render { spec_json } => {
-            let input = read_text(spec_json.as_deref())?;
-            let spec: OutputFormatSpec = input.json()?;
-            crate::print(&flexmd_ofs::render_spec(&spec))?;
+        OfsCommand::Render { spec } => {
+            let (input, parsed) = read_spec_input(spec.as_deref())?;
+            input.report(&parsed.diagnostics);
+            crate::print(&flexmd_ofs::render_spec(&parsed.value))?;
             Ok(ExitCode::SUCCESS)
         }
         OfsCommand::Enrich { spec } => {
-            let input = read_text(spec.as_deref())?;
-            let parsed = flexmd_ofs::parse_spec(&input.text);
+            let (input, parsed) = read_spec_input(spec.as_deref())?;
             input.report(&parsed.diagnostics);
             crate::print(&flexmd_ofs::prompt(&parsed.value))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        OfsCommand::Default { json } => {
+            let spec = flexmd_ofs::default_spec();
+            if json {
+                crate::print_json(&spec)?;
+            } else {
+                crate::print(&flexmd_ofs::render_spec(&spec))?;
+            }
             Ok(ExitCode::SUCCESS)
         }
     }
 }
 
-/// Reads the spec for `validate` and `extract`: OFS Markdown, or OutputFormatSpec
-/// JSON when the file starts with `{`.
-pub(crate) fn read_spec(path: &std::path::Path) -> Result<OutputFormatSpec, CliError> {
-    let input = read_text(Some(path))?;
-    if input.text.trim_start().starts_with('{') {
-        return input.json();
+/// Reads a spec in either form (told apart by content) from `file` or stdin.
+fn read_spec_input(
+    file: Option<&Path>,
+) -> Result<(Input, flexmd_core::Parsed<OutputFormatSpec>), CliError> {
+    let input = read_text(file)?;
+    match flexmd_ofs::read_spec(&input.text) {
+        Ok(parsed) => Ok((input, parsed)),
+        Err(source) => {
+            let span = match &source {
+                SpecError::Json { span, .. } => Some(*span),
+                SpecError::NotASpec => None,
+            };
+            Err(CliError::BadSpec(Box::new(BadSpec {
+                name: input.name.clone(),
+                message: source.to_string(),
+                help: miette::Diagnostic::help(&source).map(|h| h.to_string()),
+                src: miette::NamedSource::new(&input.name, input.text),
+                span,
+            })))
+        }
     }
-    let parsed = flexmd_ofs::parse_spec(&input.text);
+}
+
+/// Reads the spec for `validate`, `extract`, `json --schema` and `run`: the
+/// Markdown block or OutputFormatSpec JSON; diagnostics on stderr.
+pub(crate) fn read_spec(path: &Path) -> Result<OutputFormatSpec, CliError> {
+    let (input, parsed) = read_spec_input(Some(path))?;
     input.report(&parsed.diagnostics);
     Ok(parsed.value)
 }
 
 /// `flexmd validate`: exit 0 when the answer follows the spec, 1 when not.
 pub(crate) fn validate(
-    spec: &std::path::Path,
-    response: Option<&std::path::Path>,
+    spec: &Path,
+    response: Option<&Path>,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let spec = read_spec(spec)?;
@@ -87,6 +122,9 @@ pub(crate) fn validate(
                     .map(|w| w.to_diagnostic(flexmd_core::Severity::Warning)),
             )
             .collect();
+        // Read top to bottom, as the answer is.
+        let mut diagnostics = diagnostics;
+        diagnostics.sort_by_key(|d| d.span.start);
         input.report(&diagnostics);
         eprintln!(
             "{}: {} ({} errors, {} warnings)",
@@ -105,13 +143,15 @@ pub(crate) fn validate(
 
 /// `flexmd extract`: the ExtractedResult, or with `--as-json` the plain object.
 pub(crate) fn extract(
-    spec: &std::path::Path,
-    response: Option<&std::path::Path>,
+    spec: &Path,
+    response: Option<&Path>,
     as_json: bool,
+    lists_in_prose: bool,
 ) -> Result<ExitCode, CliError> {
     let spec = read_spec(spec)?;
     let input = read_text(response)?;
-    let extracted = flexmd_ofs::extract(&input.text, &spec, &flexmd_ofs::ExtractOptions::default());
+    let options = flexmd_ofs::ExtractOptions { lists_in_prose };
+    let extracted = flexmd_ofs::extract(&input.text, &spec, &options);
     if as_json {
         crate::print_json(&flexmd_ofs::to_json(&extracted, &spec))?;
     } else {

@@ -369,7 +369,18 @@ mod validate_extract {
             .stdout
             .clone();
         let report: Value = serde_json::from_slice(&out).unwrap();
-        let codes: Vec<String> = report["warnings"]
+        // The seed's shape: `errors` and `warnings` as `code:Section` strings.
+        assert_eq!(
+            report["warnings"],
+            serde_json::json!([
+                "lenient_heading:Short answer",
+                "lenient_numbering:Reasoning",
+                "lenient_bullets:Assumptions"
+            ])
+        );
+        assert_eq!(report["errors"], serde_json::json!([]));
+        // The full issues under `details`.
+        let codes: Vec<String> = report["details"]["warnings"]
             .as_array()
             .unwrap()
             .iter()
@@ -1284,5 +1295,206 @@ mod regression {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("frame header is not closed"), "{stderr}");
         assert!(stderr.len() < 2_000, "{} bytes of stderr", stderr.len());
+    }
+}
+
+/// What the seeds define, reachable from the command line (one test per
+/// contract).
+mod seed {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn stdout(args: &[&str], stdin: &str) -> String {
+        let out = flexmd()
+            .args(args)
+            .write_stdin(stdin.to_owned())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_byte_order_mark_hides_no_heading() {
+        let json = stdout(
+            &[
+                "extract",
+                "--spec",
+                &example("specs/answer.md"),
+                "--as-json",
+            ],
+            "\u{feff}## Short answer\n\nHi\n",
+        );
+        let value: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["Short answer"], "Hi");
+    }
+
+    #[test]
+    fn ofs_default_is_the_five_section_spec_in_both_forms() {
+        let md = stdout(&["ofs", "default"], "");
+        assert_eq!(
+            md,
+            "## Output format (Markdown)\nInclude these sections somewhere (order does not matter):\n\n\
+             - Short answer — prose\n- Long answer — prose\n- Reasoning — ordered list\n\
+             - Assumptions — list\n- Unknowns — list\n\nEmpty sections:\n- If a section is empty, write `None`.\n"
+        );
+        let json: Value = serde_json::from_str(&stdout(&["ofs", "default", "--json"], "")).unwrap();
+        assert_eq!(
+            json["sections"][2],
+            json!({"name": "Reasoning", "kind": "ordered_list"})
+        );
+        assert_eq!(json["emptySectionValue"], "None");
+    }
+
+    #[test]
+    fn every_spec_command_reads_either_form_and_refuses_neither() {
+        let json = stdout(&["ofs", "default", "--json"], "");
+        let md = stdout(&["ofs", "default"], "");
+        // enrich, render and parse read the JSON form too.
+        assert_eq!(
+            stdout(&["ofs", "enrich"], &json),
+            stdout(&["ofs", "enrich"], &md)
+        );
+        assert_eq!(stdout(&["ofs", "render"], &json), md);
+        assert_eq!(stdout(&["ofs", "render"], &md), md);
+        assert_eq!(
+            stdout(&["ofs", "parse"], &json),
+            stdout(&["ofs", "parse"], &md)
+        );
+        for command in ["parse", "render", "enrich"] {
+            let out = flexmd()
+                .args(["ofs", command])
+                .write_stdin("Please answer briefly.\n")
+                .assert()
+                .code(2)
+                .get_output()
+                .clone();
+            assert!(out.stdout.is_empty());
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("no output format spec here"), "{stderr}");
+        }
+        let out = flexmd()
+            .args(["ofs", "enrich"])
+            .write_stdin(r#"{"sections": [{"name": "A", "kind": "essay"}]}"#)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("unknown variant `essay`") && stderr.contains("line 1, column 43"),
+            "{stderr}"
+        );
+    }
+
+    #[test]
+    fn validate_json_is_the_seeds_shape_with_details() {
+        let out = flexmd()
+            .args(["validate", "--json", "--spec", &example("specs/answer.md")])
+            .write_stdin("## Short answer\nYes.\n\n## Reasoning\n- not numbered\n")
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let report: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(report["ok"], false);
+        assert_eq!(
+            report["errors"],
+            json!([
+                "missing_section:Long answer",
+                "section_not_numbered:Reasoning",
+                "missing_section:Assumptions",
+                "missing_section:Unknowns"
+            ])
+        );
+        assert_eq!(report["details"]["errors"][1]["line"], 5);
+    }
+
+    #[test]
+    fn outline_render_turns_outline_json_back_into_markdown() {
+        let text = "Intro\n\n# A\ntext\n\n## B\nmore\n";
+        let json = stdout(&["outline"], text);
+        assert_eq!(stdout(&["outline", "render"], &json), text);
+        // A file path works too, and `outline FILE` still reads Markdown.
+        let md = stdout(&["outline", "render", "-"], &json);
+        assert_eq!(md, text);
+        flexmd()
+            .args(["outline", "render"])
+            .write_stdin("# not json\n")
+            .assert()
+            .code(1);
+    }
+
+    #[test]
+    fn frames_parse_takes_every_option_of_parse_flex_md() {
+        let dir = scratch("meta-schema");
+        let schema = dir.join("meta.json");
+        std::fs::write(
+            &schema,
+            r#"{"priority": "integer", "done": "boolean", "owners": "strings"}"#,
+        )
+        .unwrap();
+        let text = "[[task id=t1]]\n@priority: 2\n@done: true\n@owners: a, b\n@tags: x, y\nbody\n";
+        let doc: Value = serde_json::from_str(&stdout(
+            &["frames", "parse", "--meta-schema", schema.to_str().unwrap()],
+            text,
+        ))
+        .unwrap();
+        assert_eq!(
+            doc["frames"][0]["meta"],
+            json!({"priority": 2, "done": true, "owners": ["a", "b"], "tags": ["x", "y"]})
+        );
+        let doc: Value = serde_json::from_str(&stdout(
+            &["frames", "parse", "--array-keys", "owners"],
+            text,
+        ))
+        .unwrap();
+        assert_eq!(
+            doc["frames"][0]["meta"],
+            json!({"priority": "2", "done": "true", "owners": ["a", "b"], "tags": "x, y"})
+        );
+        // A value the schema does not allow is an error (exit 1), kept as text.
+        let out = flexmd()
+            .args([
+                "frames",
+                "parse",
+                "--meta",
+                "schema",
+                "--meta-schema",
+                schema.to_str().unwrap(),
+            ])
+            .write_stdin("[[task]]\n@done: yes\n")
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["frames"][0]["meta"]["done"], "yes");
+        flexmd()
+            .args(["frames", "parse", "--meta", "schema"])
+            .write_stdin("[[task]]\n")
+            .assert()
+            .code(2);
+    }
+
+    #[test]
+    fn extract_lists_in_prose() {
+        let answer = "## Short answer\n- one\n- two\n";
+        let spec = example("specs/answer.md");
+        let plain: Value =
+            serde_json::from_str(&stdout(&["extract", "--spec", &spec], answer)).unwrap();
+        assert_eq!(plain["sectionsByName"]["Short answer"].get("list"), None);
+        let with: Value = serde_json::from_str(&stdout(
+            &["extract", "--spec", &spec, "--lists-in-prose"],
+            answer,
+        ))
+        .unwrap();
+        assert_eq!(
+            with["sectionsByName"]["Short answer"]["list"]["items"][1]["text"],
+            "two"
+        );
     }
 }

@@ -49,7 +49,8 @@ pub fn code_blocks(md: &str) -> Vec<CodeBlock> {
     let mut blocks = Vec::new();
     let mut current: Option<CodeBlock> = None;
     let parsed = parser_text(md);
-    for (event, range) in offset_events(&parsed, 0) {
+    let body = crate::text::bom_len(md.as_bytes());
+    for (event, range) in offset_events(&parsed, body) {
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 current = Some(CodeBlock {
@@ -89,10 +90,12 @@ pub fn code_blocks(md: &str) -> Vec<CodeBlock> {
 /// assert_eq!(front_matter("---\ntitle: x\n---\n# Doc\n"), Some(0..17));
 /// assert_eq!(front_matter("# Doc\n---\nx\n---\n"), None, "only at the start");
 /// assert_eq!(front_matter("---\nnever closed\n"), None);
+/// assert_eq!(front_matter("\u{feff}---\nx: 1\n---\n"), Some(3..16), "after a byte order mark");
 /// ```
 pub fn front_matter(md: &str) -> Option<Span> {
+    let start = crate::text::bom_len(md.as_bytes());
     let end = front_matter_end(md);
-    (end > 0).then_some(0..end)
+    (end > start).then_some(start..end)
 }
 
 /// Whether a fenced block's source ends with a closing fence: a last line

@@ -136,7 +136,11 @@ impl<'a> LineIndex<'a> {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
-        let start = self.line_starts.get(line - 1).copied().unwrap_or(0);
+        let mut start = self.line_starts.get(line - 1).copied().unwrap_or(0);
+        if line == 1 {
+            // Editors do not show a byte order mark: columns start after it.
+            start = crate::text::bom_len(self.text.as_bytes()).min(offset);
+        }
         let column = self.chars_before(offset) - self.chars_before(start) + 1;
         (line, column)
     }
@@ -166,6 +170,15 @@ mod tests {
             (2, 10_002),
             "inside é: the column after it"
         );
+    }
+
+    #[test]
+    fn columns_start_after_a_byte_order_mark() {
+        let index = LineIndex::new("\u{feff}ab\nc");
+        assert_eq!(index.line_col(3), (1, 1));
+        assert_eq!(index.line_col(4), (1, 2));
+        assert_eq!(index.line_col(0), (1, 1));
+        assert_eq!(index.line_col(6), (2, 1));
     }
 
     #[test]

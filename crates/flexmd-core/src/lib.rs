@@ -59,7 +59,7 @@ pub use model::*;
 pub use outline::{build_outline, render_outline};
 pub use parts::{MarkdownParts, read_markdown};
 pub use table::parse_tables;
-pub use text::{KeyAllocator, LineSpan, line_spans, normalize_title, slugify};
+pub use text::{KeyAllocator, LineSpan, bom_len, line_spans, normalize_title, slugify};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Options, Parser};
 
-use crate::text::{line_spans, slice};
+use crate::text::{bom_len, line_spans, slice};
 
 /// The Markdown dialect flexmd reads: CommonMark plus GFM tables,
 /// strikethrough and task lists. YAML front matter is split off first (see
@@ -31,24 +31,26 @@ pub(crate) fn offset_events(
         .map(move |(event, range)| (event, range.start + start..range.end + start))
 }
 
-/// Where the text after the YAML front matter starts (0 without one).
+/// Where the Markdown body starts: after a leading byte order mark and the
+/// YAML front matter, if any (0 without either).
 ///
 /// Front matter is the Jekyll/Hugo convention: the first line is `---`, and a
 /// later line `---` or `...` closes it. Without a closing line there is none.
 pub(crate) fn front_matter_end(md: &str) -> usize {
+    let bom = bom_len(md.as_bytes());
     let mut lines = line_spans(md).map(|l| (slice(md, l.start..l.end), l.next));
     let Some((first, _)) = lines.next() else {
-        return 0;
+        return bom;
     };
     if first.trim_end() != "---" {
-        return 0;
+        return bom;
     }
     for (line, next) in lines {
         if matches!(line.trim_end(), "---" | "...") {
             return next;
         }
     }
-    0
+    bom
 }
 
 /// The text to hand the parser: `md` with every lone CR turned into LF.

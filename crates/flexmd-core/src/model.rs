@@ -233,13 +233,19 @@ pub struct OutputFormatSpec {
     /// The tables.
     #[serde(default)]
     pub tables: Vec<OfsTable>,
-    /// What an empty section must say, e.g. `None`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What an empty section must say; `None` (the word) when the JSON
+    /// leaves the field out, as in flex-md. A spec whose empty sections stay
+    /// empty has no value, written `"emptySectionValue": null`.
+    #[serde(default = "default_empty_section_value")]
     pub empty_section_value: Option<String>,
 }
 
 fn default_true() -> bool {
     true
+}
+
+fn default_empty_section_value() -> Option<String> {
+    Some("None".to_owned())
 }
 
 impl Default for OutputFormatSpec {

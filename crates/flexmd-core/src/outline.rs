@@ -157,7 +157,11 @@ impl TreeBuilder {
         self.end_content(md, md.len());
         MdOutline {
             outline_type: OutlineType::Value,
-            preamble_md: slice(md, 0..self.preamble_end.unwrap_or(md.len())).to_owned(),
+            preamble_md: slice(
+                md,
+                crate::text::bom_len(md.as_bytes())..self.preamble_end.unwrap_or(md.len()),
+            )
+            .to_owned(),
             nodes: self.roots,
         }
     }

@@ -258,8 +258,29 @@ pub struct LineSpan {
     pub next: usize,
 }
 
+/// The length in bytes of a byte order mark (U+FEFF) at the start of
+/// `bytes`: 3 when there is one, else 0.
+///
+/// Some editors and Windows tools start UTF-8 files with one. It is not
+/// content: every flexmd reader starts after it (a heading on the first line
+/// is still a heading), and offsets still index the text as given.
+///
+/// ```
+/// assert_eq!(flexmd_core::bom_len("\u{feff}# Title".as_bytes()), 3);
+/// assert_eq!(flexmd_core::bom_len(b"# Title"), 0);
+/// ```
+pub fn bom_len(bytes: &[u8]) -> usize {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    }
+}
+
 /// The lines of `text`, split at `\n`, `\r\n` and a lone `\r` as CommonMark
 /// does. A final line ending starts no extra line; empty text has no lines.
+/// A leading byte order mark is not part of the first line (see
+/// [`bom_len`]).
 ///
 /// ```
 /// use flexmd_core::line_spans;
@@ -267,10 +288,11 @@ pub struct LineSpan {
 /// let lines: Vec<&str> = line_spans(text).map(|l| &text[l.start..l.end]).collect();
 /// assert_eq!(lines, ["a", "bc", "d"]);
 /// assert_eq!(line_spans(text).nth(1).unwrap().next, 6);
+/// assert_eq!(line_spans("\u{feff}a\n").next().unwrap().start, 3);
 /// ```
 pub fn line_spans(text: &str) -> impl Iterator<Item = LineSpan> + '_ {
     let bytes = text.as_bytes();
-    let mut start = 0usize;
+    let mut start = bom_len(bytes);
     std::iter::from_fn(move || {
         if start >= text.len() {
             return None;
@@ -292,12 +314,13 @@ pub fn line_spans(text: &str) -> impl Iterator<Item = LineSpan> + '_ {
     })
 }
 
-/// Returns the byte offset of the start of the line holding `offset`.
+/// Returns the byte offset of the start of the line holding `offset` (the
+/// first line starts after a byte order mark).
 pub(crate) fn line_start(text: &str, offset: usize) -> usize {
     let head = text.as_bytes().get(..offset).unwrap_or_default();
     head.iter()
         .rposition(|&b| b == b'\n' || b == b'\r')
-        .map_or(0, |i| i + 1)
+        .map_or(bom_len(text.as_bytes()).min(offset), |i| i + 1)
 }
 
 /// `text[range]`, or `""` when the range is not a valid slice of `text`.

@@ -179,8 +179,22 @@ fn output_format_spec_rejects_wrong_constants_and_fills_defaults() {
     let minimal: OutputFormatSpec = serde_json::from_str(r#"{"sections":[]}"#).unwrap();
     assert!(minimal.tables_optional, "tablesOptional defaults to true");
     assert_eq!(
-        minimal.empty_section_value, None,
-        "absent means no empty value"
+        minimal.empty_section_value.as_deref(),
+        Some("None"),
+        "absent means flex-md's default, `None`"
+    );
+    let leave_empty: OutputFormatSpec =
+        serde_json::from_str(r#"{"sections":[],"emptySectionValue":null}"#).unwrap();
+    assert_eq!(leave_empty.empty_section_value, None);
+    let json = serde_json::to_value(&leave_empty).unwrap();
+    assert_eq!(
+        json["emptySectionValue"],
+        serde_json::Value::Null,
+        "written, so it reads back"
+    );
+    assert_eq!(
+        serde_json::from_value::<OutputFormatSpec>(json).unwrap(),
+        leave_empty
     );
 }
 

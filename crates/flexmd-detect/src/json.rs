@@ -707,8 +707,8 @@ fn whole_value(text: &str) -> Option<FoundJson> {
     if let Some(whole) = whole_strict(text) {
         return Some(whole);
     }
-    let lead = text.len() - text.trim_start().len();
-    let trimmed = text.trim();
+    let lead = lead_len(text);
+    let trimmed = text.get(lead..).unwrap_or_default().trim_end();
     let (blank, _) = blank_len(trimmed);
     let head = trimmed.get(blank..).unwrap_or_default();
     let word = head
@@ -729,16 +729,24 @@ fn whole_value(text: &str) -> Option<FoundJson> {
     Some(found)
 }
 
+/// The length of what comes before a text's first character of content: a
+/// byte order mark, then whitespace.
+fn lead_len(text: &str) -> usize {
+    let bom = flexmd_core::bom_len(text.as_bytes());
+    let rest = text.get(bom..).unwrap_or_default();
+    bom + rest.len() - rest.trim_start().len()
+}
+
 /// The fast path: the whole text is one strict JSON value.
 fn whole_strict(text: &str) -> Option<FoundJson> {
-    let trimmed = text.trim_start();
+    let start = lead_len(text);
+    let trimmed = text.get(start..).unwrap_or_default();
     if !trimmed
         .starts_with(|c: char| matches!(c, '{' | '[' | '"' | '-' | 't' | 'f' | 'n' | '0'..='9'))
     {
         return None;
     }
-    let value = serde_json::from_str::<Value>(text).ok()?;
-    let start = text.len() - trimmed.len();
+    let value = serde_json::from_str::<Value>(trimmed).ok()?;
     Some(FoundJson {
         value,
         start,

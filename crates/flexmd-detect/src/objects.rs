@@ -16,7 +16,8 @@ pub enum DetectedKind {
     FlexmdFence,
     /// A fence labeled `json` (or `json5`) holding a FlexDocument (tier B).
     FlexdocJsonFence,
-    /// FlexMD written without a fence (tier C): two or more anchor lines.
+    /// FlexMD written without a fence (tier C): two or more anchor lines, or
+    /// two or more markers within lines (lower confidence).
     RawFlexmd,
     /// A fence labeled `markdown` or `md`.
     MarkdownSnippet,
@@ -51,17 +52,25 @@ pub struct DetectedObject {
 ///
 /// Fences are found by the Markdown parser (` ``` ` and `~~~`, longer
 /// fences, indentation, block quotes and list items, CRLF, any info string
-/// whose first word is the label, case-insensitive). Confidence: `flexmd`
-/// fence 1.0, FlexDocument JSON fence 0.9 (its content must deserialize as
-/// a FlexDocument, read with the lenient JSON ladder), raw FlexMD 0.7,
-/// Markdown snippet 0.5; a fence the text ends inside is flagged `unclosed`
-/// and scores 0.3 less.
+/// whose first word is the label, case-insensitive). Confidence:
 ///
-/// Raw FlexMD is sniffed outside fences only: a stretch of text between
-/// detected fences with at least two anchor lines (frame headers `[[...]]`,
-/// meta lines `@key: value`, payload bindings `@payload:name: X`), from the
-/// first anchor line to the end of the stretch, so it never swallows a
-/// fenced object; anchors inside any fence do not count.
+/// | object | confidence |
+/// |---|---|
+/// | `flexmd` fence | 1.0 |
+/// | `json`/`json5` fence holding an object whose `frames` is a list, that reads as a FlexDocument (lenient JSON) | 0.9 |
+/// | the same shape, but not a FlexDocument (a frame without `type`, say) | 0.8 |
+/// | raw FlexMD: two or more anchor lines | 0.7 |
+/// | `markdown`/`md` fence | 0.5 |
+/// | raw FlexMD by looser markers only: two or more `[[...]]`, `@name:` or `@payload:name:` anywhere in lines | 0.4 |
+///
+/// A fence the text ends inside is flagged `unclosed` and scores 0.3 less.
+///
+/// Raw FlexMD is sniffed outside fences only, in each stretch of text
+/// between detected fences: from the first anchor line (frame header
+/// `[[...]]`, meta line `@key: value`, payload binding `@payload:name: X`)
+/// to the end of the stretch, so it never swallows a fenced object. Without
+/// two anchor lines, markers inside lines count too (the flex-md rule),
+/// from the first one, at the lowest confidence.
 ///
 /// ```
 /// use flexmd_detect::{DetectedKind, detect_objects};
@@ -102,9 +111,10 @@ fn fenced_object(text: &str, fence: &Fence) -> Option<DetectedObject> {
     // Confidence closed, and unclosed (0.3 less).
     let (kind, closed, unclosed) = match fence.lang_lower().as_str() {
         "flexmd" => (DetectedKind::FlexmdFence, 1.0, 0.7),
-        "json" | "json5" if flex_document(&fence.content).is_some() => {
-            (DetectedKind::FlexdocJsonFence, 0.9, 0.6)
-        }
+        "json" | "json5" => match flex_document(&fence.content)? {
+            Ok(_) => (DetectedKind::FlexdocJsonFence, 0.9, 0.6),
+            Err(_) => (DetectedKind::FlexdocJsonFence, SHAPE_ONLY, SHAPE_ONLY - 0.3),
+        },
         "markdown" | "md" => (DetectedKind::MarkdownSnippet, 0.5, 0.2),
         _ => return None,
     };
@@ -119,9 +129,18 @@ fn fenced_object(text: &str, fence: &Fence) -> Option<DetectedObject> {
     })
 }
 
-/// The FlexDocument a JSON fence holds: an object with a `frames` array
-/// that deserializes as a FlexDocument.
-fn flex_document(content: &str) -> Option<FlexDocument> {
+/// Confidence of a JSON fence with a `frames` array that does not read as a
+/// FlexDocument (the seed's shape rule holds, the types do not).
+const SHAPE_ONLY: f64 = 0.8;
+
+/// Confidence of raw FlexMD found only by the seed's looser markers (`@key:`
+/// or `[[...]]` anywhere in a line), not by two anchor lines.
+const LOOSE_MARKERS: f64 = 0.4;
+
+/// What a JSON fence holds when it has the FlexDocument shape (an object
+/// whose `frames` is an array): the document, or why it does not read as
+/// one. `None` without that shape.
+fn flex_document(content: &str) -> Option<Result<FlexDocument, String>> {
     // Most JSON fences are not FlexDocuments: skip the parse for them.
     if !content.contains("frames") {
         return None;
@@ -130,7 +149,62 @@ fn flex_document(content: &str) -> Option<FlexDocument> {
     if !parsed.value.get("frames").is_some_and(|f| f.is_array()) {
         return None;
     }
-    serde_json::from_value(parsed.value).ok()
+    Some(serde_json::from_value(parsed.value).map_err(|e| e.to_string()))
+}
+
+/// The seed's raw FlexMD markers in `line`, wherever they stand: `[[...]]`,
+/// `@name:` and `@payload:name:` (which the seed counts twice: it is also
+/// an `@name:`). Returns how many and the offset of the first.
+fn loose_markers(line: &str) -> (usize, Option<usize>) {
+    let bytes = line.as_bytes();
+    let mut count = 0;
+    let mut first = None;
+    let mut note = |at: usize, n: usize| {
+        count += n;
+        first = Some(first.map_or(at, |f: usize| f.min(at)));
+    };
+    // `[[` then one or more characters other than `]`, then `]]`; matches
+    // do not overlap. The next `]` only moves forward: linear on any line.
+    let mut from = 0;
+    let mut close = 0;
+    while let Some(open) = line.get(from..).and_then(|r| r.find("[[")) {
+        let start = from + open;
+        if close < start + 2 {
+            close = line
+                .get(start + 2..)
+                .and_then(|r| r.find(']'))
+                .map_or(line.len(), |j| start + 2 + j);
+        }
+        if close > start + 2 && bytes.get(close + 1) == Some(&b']') {
+            note(start, 1);
+            from = close + 2;
+        } else {
+            from = start + 1;
+        }
+    }
+    // `@` then an identifier then `:`.
+    let ident = |at: usize| {
+        let rest = bytes.get(at..).unwrap_or_default();
+        match rest.first() {
+            Some(b) if b.is_ascii_alphabetic() || *b == b'_' => rest
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count(),
+            _ => 0,
+        }
+    };
+    for (at, _) in line.match_indices('@') {
+        let len = ident(at + 1);
+        if len == 0 || bytes.get(at + 1 + len) != Some(&b':') {
+            continue;
+        }
+        let payload = line.get(at + 1..at + 1 + len) == Some("payload") && {
+            let name = ident(at + 2 + len);
+            name > 0 && bytes.get(at + 2 + len + name) == Some(&b':')
+        };
+        note(at, if payload { 2 } else { 1 });
+    }
+    (count, first.map(|f| f.min(line.len())))
 }
 
 /// Raw FlexMD in `text[from..to]`: at least two anchor lines outside fences.
@@ -142,6 +216,7 @@ fn raw_region(text: &str, fences: &[Fence], from: usize, to: usize) -> Option<De
     let mut fence_at = fences.partition_point(|f| f.end <= from);
     let mut first = None;
     let mut anchors = 0;
+    let (mut loose, mut loose_first) = (0, None);
     for line in line_spans(region) {
         let (start, end) = (from + line.start, from + line.end);
         while fences.get(fence_at).is_some_and(|f| f.end <= start) {
@@ -153,16 +228,24 @@ fn raw_region(text: &str, fences: &[Fence], from: usize, to: usize) -> Option<De
         {
             continue;
         }
-        if line_marker(text.get(start..end)?).is_some() {
+        let line = text.get(start..end)?;
+        if line_marker(line).is_some() {
             first.get_or_insert(start);
             anchors += 1;
         }
+        if let (n, Some(at)) = loose_markers(line) {
+            loose += n;
+            loose_first.get_or_insert(start + at);
+        }
     }
-    let start = first.filter(|_| anchors >= 2)?;
+    let (start, confidence) = match first.filter(|_| anchors >= 2) {
+        Some(start) => (start, 0.7),
+        None => (loose_first.filter(|_| loose >= 2)?, LOOSE_MARKERS),
+    };
     let end = start + text.get(start..to)?.trim_end().len();
     Some(DetectedObject {
         kind: DetectedKind::RawFlexmd,
-        confidence: 0.7,
+        confidence,
         start,
         end,
         raw: text.get(start..end)?.to_owned(),
@@ -186,7 +269,10 @@ pub struct ParseAnyResult {
 }
 
 /// Detects the objects in `text` and reads them: FlexMD (fenced or raw)
-/// through `flexmd-frames`, FlexDocument JSON as it is. The diagnostics of
+/// through `flexmd-frames`, FlexDocument JSON as it is. What does not read
+/// as a document stays in the remainder: a JSON fence with the shape but
+/// not the types (with a warning), and loose markers in prose that hold no
+/// frame. The diagnostics of
 /// each FlexMD parse point into `text` (inside an indented fence, the
 /// column may be off by the indentation).
 ///
@@ -220,10 +306,7 @@ pub fn parse_any(text: &str) -> Parsed<ParseAnyResult> {
         }));
     }
     for object in detect_in(text, &all_fences) {
-        result
-            .remainder
-            .push_str(text.get(at..object.start).unwrap_or_default());
-        at = object.end;
+        let before = text.get(at..object.start).unwrap_or_default();
         let inner_start = match object.kind {
             DetectedKind::RawFlexmd => object.start,
             _ => object
@@ -232,25 +315,56 @@ pub fn parse_any(text: &str) -> Parsed<ParseAnyResult> {
                 .map_or(object.end, |i| object.start + i + 1),
         };
         let source = object.inner.as_deref().unwrap_or(&object.raw);
-        match object.kind {
+        // Whether the object was read; one that was not stays in the remainder.
+        let read = match object.kind {
             DetectedKind::FlexmdFence | DetectedKind::RawFlexmd => {
                 let parsed = flexmd_frames::parse(source, &ParseOptions::default());
-                let index = index.get_or_insert_with(|| LineIndex::new(text));
-                diagnostics.extend(
-                    parsed
-                        .diagnostics
-                        .into_iter()
-                        .map(|d| relocate(d, inner_start, index)),
-                );
-                result.flex_docs.push(parsed.value);
-            }
-            DetectedKind::FlexdocJsonFence => {
-                if let Some(doc) = flex_document(source) {
-                    result.flex_docs.push(doc);
+                // Loose markers in prose ("ask @bob: ...") are no document.
+                let loose = object.kind == DetectedKind::RawFlexmd
+                    && object.confidence < 0.7
+                    && parsed.value.frames.is_empty();
+                if !loose {
+                    let index = index.get_or_insert_with(|| LineIndex::new(text));
+                    diagnostics.extend(
+                        parsed
+                            .diagnostics
+                            .into_iter()
+                            .map(|d| relocate(d, inner_start, index)),
+                    );
+                    result.flex_docs.push(parsed.value);
                 }
+                !loose
             }
-            DetectedKind::MarkdownSnippet => result.markdown_snippets.push(source.to_owned()),
-            DetectedKind::None => {}
+            DetectedKind::FlexdocJsonFence => match flex_document(source) {
+                Some(Ok(doc)) => {
+                    result.flex_docs.push(doc);
+                    true
+                }
+                Some(Err(why)) => {
+                    let index = index.get_or_insert_with(|| LineIndex::new(text));
+                    diagnostics.push(Diagnostic::new(
+                        "detect::not_a_flex_document",
+                        Severity::Warning,
+                        format!(
+                            "this JSON has a `frames` list but does not read as a FlexDocument \
+                             ({why}); it is kept in the remainder"
+                        ),
+                        object.start..object.end,
+                        index,
+                    ));
+                    false
+                }
+                None => false,
+            },
+            DetectedKind::MarkdownSnippet => {
+                result.markdown_snippets.push(source.to_owned());
+                true
+            }
+            DetectedKind::None => false,
+        };
+        if read {
+            result.remainder.push_str(before);
+            at = object.end;
         }
     }
     result

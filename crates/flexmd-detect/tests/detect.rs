@@ -58,15 +58,69 @@ fn tier_b_json_fence_with_a_flex_document() {
 }
 
 #[test]
+fn tier_b_takes_the_seeds_shape_rule_with_lower_confidence_when_untyped() {
+    // The seed accepts any object whose `frames` is an array.
+    let text = "```json\n{\"frames\": [{\"role\": \"user\"}]}\n```\n";
+    assert_eq!(summary(text), [(FlexdocJsonFence, 0.8, 0, 42, false)]);
+    let empty = "```json\n{\"frames\": []}\n```";
+    assert_eq!(summary(empty), [(FlexdocJsonFence, 0.9, 0, 26, false)]);
+    // parse_any cannot make a FlexDocument of it: it stays in the remainder,
+    // with a warning saying why.
+    let parsed = parse_any(text);
+    assert!(parsed.value.flex_docs.is_empty());
+    assert_eq!(parsed.value.remainder, text);
+    assert_eq!(parsed.diagnostics[0].code, "detect::not_a_flex_document");
+    assert!(
+        parsed.diagnostics[0]
+            .message
+            .contains("missing field `type`"),
+        "{}",
+        parsed.diagnostics[0].message
+    );
+}
+
+#[test]
 fn tier_c_raw_flexmd_needs_two_anchor_lines() {
     let text = "Some chat log:\n\n[[message role=user]]\n@tags: a, b\nHello\n\n[[message role=assistant]]\nHi\n\n";
     assert_eq!(summary(text), [(RawFlexmd, 0.7, 16, 86, false)]);
     let parsed = parse_any(text).value;
     assert_eq!(parsed.flex_docs[0].frames.len(), 2);
     assert_eq!(parsed.remainder, "Some chat log:\n\n\n\n");
-    // One anchor is not enough; neither are `[[` or `@` in the middle of a line.
+    // One anchor is not enough.
     assert_eq!(summary("[[message role=user]]\nHello"), []);
-    assert_eq!(summary("mail @bob: hi, see [[wiki]] and @alice: too"), []);
+}
+
+#[test]
+fn tier_c_markers_inside_lines_count_as_the_seed_counts_them_at_lower_confidence() {
+    // The seed's regexes find `[[...]]` and `@name:` anywhere: two of them
+    // make raw FlexMD from the first one to the end.
+    let text = "mail @bob: hi, see [[wiki]] and @alice: too";
+    assert_eq!(summary(text), [(RawFlexmd, 0.4, 5, 43, false)]);
+    // `@payload:name:` counts twice in the seed (it is also an `@name:`).
+    assert_eq!(
+        summary("see @payload:name: x"),
+        [(RawFlexmd, 0.4, 4, 20, false)]
+    );
+    assert_eq!(summary("one @marker: only"), []);
+    assert_eq!(
+        summary("[[]] is empty and [x] is single: none of them count"),
+        []
+    );
+    assert_eq!(summary("[[[a]] counts once, unlike the seed's overlap"), []);
+    // Prose with loose markers and no frame is no document: parse_any keeps
+    // it in the remainder.
+    let parsed = parse_any(text).value;
+    assert!(parsed.flex_docs.is_empty());
+    assert_eq!(parsed.remainder, text);
+    // A frame header in a line of prose with a meta marker after it is one.
+    let framed = "Log: [[message role=user]] hi @tags: a";
+    assert_eq!(summary(framed), [(RawFlexmd, 0.4, 5, 38, false)]);
+}
+
+#[test]
+fn tier_c_loose_markers_are_linear_on_a_long_line() {
+    let line = "[[".repeat(500_000) + &"@a".repeat(500_000);
+    assert_eq!(summary(&line), []);
 }
 
 #[test]
@@ -190,4 +244,18 @@ fn parse_any_result_uses_the_seed_field_names() {
         v,
         json!({"flexDocs": [], "markdownSnippets": [], "remainder": "plain"})
     );
+}
+
+#[test]
+fn a_leading_byte_order_mark_is_not_part_of_any_object() {
+    let text = "\u{feff}[[message role=user]]\n@tags: a\nHi";
+    assert_eq!(summary(text), [(RawFlexmd, 0.7, 3, text.len(), false)]);
+    let fenced = "\u{feff}```flexmd\n[[m]]\n```";
+    assert_eq!(
+        summary(fenced),
+        [(FlexmdFence, 1.0, 3, fenced.len(), false)]
+    );
+    let found = flexmd_detect::find_json("\u{feff}{\"a\": 1}").unwrap();
+    assert_eq!(found.value, json!({"a": 1}));
+    assert_eq!(found.start, 3);
 }

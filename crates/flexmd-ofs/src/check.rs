@@ -65,7 +65,20 @@ impl Issue {
 }
 
 /// The outcome of [`validate`]: `ok` when there is no error.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+///
+/// As JSON it is flex-md's `validateOutput` result — `ok`, and `errors` and
+/// `warnings` as `"code:Section"` strings ([`Issue::id`]) — plus `details`,
+/// the full issues with their spans, lines and columns:
+///
+/// ```
+/// let spec = flexmd_ofs::parse_spec("- Steps — ordered list\n").value;
+/// let report = flexmd_ofs::validate("## Steps\n- first\n", &spec);
+/// let json = serde_json::to_value(&report).unwrap();
+/// assert_eq!(json["ok"], false);
+/// assert_eq!(json["errors"], serde_json::json!(["section_not_numbered:Steps"]));
+/// assert_eq!(json["details"]["errors"][0]["line"], 2);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
     /// Whether the answer follows the spec (warnings allowed).
     pub ok: bool,
@@ -73,6 +86,32 @@ pub struct Report {
     pub errors: Vec<Issue>,
     /// What was read leniently: each leniency used, never silently.
     pub warnings: Vec<Issue>,
+}
+
+impl Serialize for Report {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+
+        /// The full issues, under `details`.
+        #[derive(Serialize)]
+        struct Details<'a> {
+            errors: &'a [Issue],
+            warnings: &'a [Issue],
+        }
+        let ids = |issues: &[Issue]| issues.iter().map(Issue::id).collect::<Vec<_>>();
+        let mut out = serializer.serialize_struct("Report", 4)?;
+        out.serialize_field("ok", &self.ok)?;
+        out.serialize_field("errors", &ids(&self.errors))?;
+        out.serialize_field("warnings", &ids(&self.warnings))?;
+        out.serialize_field(
+            "details",
+            &Details {
+                errors: &self.errors,
+                warnings: &self.warnings,
+            },
+        )?;
+        out.end()
+    }
 }
 
 /// Options for [`extract`].
@@ -451,8 +490,25 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
             }
         }
     }
-    errors.sort_by_key(|e| e.span.start);
-    warnings.sort_by_key(|w| w.span.start);
+    // flex-md's order: spec sections in the spec's order, then tables;
+    // within one, by place in the answer.
+    let order: std::collections::HashMap<&str, usize> = spec
+        .sections
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, s)| (s.name.as_str(), i))
+        .collect();
+    let key = |issue: &Issue| {
+        let section = issue
+            .section
+            .as_deref()
+            .and_then(|name| order.get(name).copied())
+            .unwrap_or(usize::MAX);
+        (section, issue.span.start)
+    };
+    errors.sort_by_key(key);
+    warnings.sort_by_key(key);
     Analysis {
         spec,
         outline,

@@ -3,8 +3,10 @@
 //! with.
 //!
 //! - [`parse_spec`] / [`render_spec`]: the OFS block ⇄
-//!   [`OutputFormatSpec`](flexmd_core::OutputFormatSpec) (seed
-//!   `parseOutputFormatSpec` / `stringifyOutputFormatSpec`);
+//!   [`OutputFormatSpec`](flexmd_core::OutputFormatSpec) (flex-md's
+//!   `parseOutputFormatSpec` / `stringifyOutputFormatSpec`); [`read_spec`]
+//!   takes either form, told apart by content; [`default_spec`] is the
+//!   five-section spec flex-md's `makeDefaultOfs()` returns;
 //! - [`enrich_instructions`]: only the rules the spec needs (seed §5);
 //! - [`prompt`]: the block plus its rules, ready to paste into a prompt;
 //! - [`validate`], [`extract`], [`check`]: an answer against a spec (seed
@@ -26,14 +28,16 @@
 
 mod check;
 mod enrich;
+mod error;
 mod json;
 mod locate;
 mod spec;
 
 pub use check::{ExtractOptions, Issue, Report, check, extract, validate};
 pub use enrich::{enrich_instructions, prompt};
+pub use error::SpecError;
 pub use json::{json_schema, to_json};
-pub use spec::{parse_spec, render_spec};
+pub use spec::{default_spec, parse_spec, read_spec, render_spec};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -1,5 +1,6 @@
 //! The OFS block: Markdown ⇄ [`OutputFormatSpec`] (seed §4.1, §12 Layer B).
 
+use crate::error::SpecError;
 use flexmd_core::{
     Diagnostic, LineIndex, OfsSection, OfsTable, OutputFormatSpec, Parsed, SectionKind, Severity,
     TableKind, line_spans, normalize_title,
@@ -299,6 +300,105 @@ pub(crate) fn kind_name(kind: SectionKind) -> &'static str {
         SectionKind::List => "list",
         SectionKind::OrderedList => "ordered list",
     }
+}
+
+/// The general-purpose spec flex-md's `makeDefaultOfs()` returns: five
+/// sections — `Short answer` and `Long answer` (prose), `Reasoning` (ordered
+/// list), `Assumptions` and `Unknowns` (lists) —, no tables, empty sections
+/// written `None`.
+///
+/// ([`OutputFormatSpec::default`] is the same minus the sections: the blank
+/// a spec is built on.)
+///
+/// ```
+/// let spec = flexmd_ofs::default_spec();
+/// let names: Vec<&str> = spec.sections.iter().map(|s| s.name.as_str()).collect();
+/// assert_eq!(names, ["Short answer", "Long answer", "Reasoning", "Assumptions", "Unknowns"]);
+/// assert!(flexmd_ofs::render_spec(&spec).contains("- Reasoning — ordered list\n"));
+/// ```
+pub fn default_spec() -> OutputFormatSpec {
+    let section = |name: &str, kind| OfsSection {
+        name: name.to_owned(),
+        kind,
+        hint: None,
+    };
+    OutputFormatSpec {
+        sections: vec![
+            section("Short answer", SectionKind::Prose),
+            section("Long answer", SectionKind::Prose),
+            section("Reasoning", SectionKind::OrderedList),
+            section("Assumptions", SectionKind::List),
+            section("Unknowns", SectionKind::List),
+        ],
+        tables_optional: true,
+        tables: Vec::new(),
+        empty_section_value: Some("None".to_owned()),
+        ..OutputFormatSpec::default()
+    }
+}
+
+/// Reads a spec given in either form, told apart by content: text whose
+/// first non-blank character is `{` is OutputFormatSpec JSON, anything else
+/// is the Markdown block [`parse_spec`] reads (its diagnostics are kept).
+///
+/// Text that is neither — JSON that is not a spec, or Markdown that names
+/// no section and no table — is a [`SpecError`], never an empty spec that
+/// would pass every answer.
+///
+/// ```
+/// let md = flexmd_ofs::read_spec("- Summary — prose\n").unwrap().value;
+/// let json = flexmd_ofs::read_spec(r#"{"sections":[{"name":"Summary","kind":"prose"}]}"#)
+///     .unwrap()
+///     .value;
+/// assert_eq!(md, json);
+/// let err = flexmd_ofs::read_spec("Just say hello.").unwrap_err();
+/// assert_eq!(err, flexmd_ofs::SpecError::NotASpec);
+/// ```
+pub fn read_spec(text: &str) -> Result<Parsed<OutputFormatSpec>, SpecError> {
+    let body = text
+        .get(flexmd_core::bom_len(text.as_bytes())..)
+        .unwrap_or_default();
+    if body.trim_start().starts_with('{') {
+        return serde_json::from_str::<OutputFormatSpec>(body)
+            .map(|value| Parsed {
+                value,
+                diagnostics: Vec::new(),
+            })
+            .map_err(|e| {
+                let offset = text.len() - body.len() + json_error_offset(body, &e);
+                let (line, column) = LineIndex::new(text).line_col(offset);
+                // serde_json ends its message with the place; the error
+                // gives line and column fields of its own.
+                let reason = e.to_string();
+                let reason = reason
+                    .rfind(" at line ")
+                    .and_then(|at| reason.get(..at))
+                    .unwrap_or(&reason)
+                    .to_owned();
+                SpecError::Json {
+                    reason,
+                    line,
+                    column,
+                    span: offset.into(),
+                }
+            });
+    }
+    let parsed = parse_spec(text);
+    if parsed.value.sections.is_empty() && parsed.value.tables.is_empty() {
+        return Err(SpecError::NotASpec);
+    }
+    Ok(parsed)
+}
+
+/// The byte offset of serde_json's 1-based line and column (its column
+/// counts bytes) in `text`.
+fn json_error_offset(text: &str, e: &serde_json::Error) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (line_start + e.column().saturating_sub(1)).min(text.len())
 }
 
 /// Writes the canonical OFS block (seed §4.1) for `spec`; [`parse_spec`]

@@ -41,8 +41,8 @@ fn fifty_megabyte_line_and_deep_quotes() {
     let ids: Vec<String> = report.errors.iter().map(|e| e.id()).collect();
     assert_eq!(
         ids,
-        ["missing_section:Risks", "section_not_numbered:Steps"],
-        "errors in answer order"
+        ["section_not_numbered:Steps", "missing_section:Risks"],
+        "errors in the spec's order"
     );
 }
 
