@@ -37,7 +37,10 @@ fn json_filter_reads_the_seeds_own_jsonpath_plus_example() {
     assert_eq!(ids("$[?(@.status !== 'active')]"), [json!(2)]);
     // The class comment's `$[?(@.age > 18)]` form is RFC 9535 already.
     let people = jsonl("{\"age\": 20}\n{\"age\": 10}\n");
-    assert_eq!(people.json_filter("$[?(@.age > 18)]").unwrap(), [json!({"age": 20})]);
+    assert_eq!(
+        people.json_filter("$[?(@.age > 18)]").unwrap(),
+        [json!({"age": 20})]
+    );
     // `json_get` with `$..name` and `$.user.address.city`.
     let doc = SpooledJsonArtifact::new(
         MemoryReader::new(r#"{"user": {"name": "A", "address": {"city": "B"}}}"#),
@@ -50,7 +53,10 @@ fn json_filter_reads_the_seeds_own_jsonpath_plus_example() {
 
 #[test]
 fn the_tool_says_which_dialect_it_speaks_and_what_has_no_equivalent() {
-    let artifacts = vec![("c1".to_owned(), Artifact::Json(jsonl("{\"a\": [1, 2, 3]}\n")))];
+    let artifacts = vec![(
+        "c1".to_owned(),
+        Artifact::Json(jsonl("{\"a\": [1, 2, 3]}\n")),
+    )];
     let tools = forge_tools(&artifacts);
     let get = tools
         .definitions()
@@ -62,13 +68,22 @@ fn the_tool_says_which_dialect_it_speaks_and_what_has_no_equivalent() {
         .unwrap();
     assert!(path_doc.contains("RFC 9535") && path_doc.contains("JSONPath-Plus"));
     let err = tools
-        .call("artifact_json_get", r#"{"callId": "c1", "path": "$.a[(@.length-1)]"}"#)
+        .call(
+            "artifact_json_get",
+            r#"{"callId": "c1", "path": "$.a[(@.length-1)]"}"#,
+        )
         .unwrap_err()
         .to_string();
-    assert!(err.contains("`[(@.length-1)]` is `[-1]` in RFC 9535"), "{err}");
+    assert!(
+        err.contains("`[(@.length-1)]` is `[-1]` in RFC 9535"),
+        "{err}"
+    );
     assert_eq!(
         tools
-            .call("artifact_json_get", r#"{"callId": "c1", "path": "$.a[-1]"}"#)
+            .call(
+                "artifact_json_get",
+                r#"{"callId": "c1", "path": "$.a[-1]"}"#
+            )
             .unwrap(),
         "[\n  3\n]"
     );
@@ -83,7 +98,10 @@ fn cat_and_json_slice_take_negative_indexes_as_array_slice_does() {
     assert_eq!(a.cat(Some(-100), Some(1)), ["l0"]);
     assert_eq!(a.cat(Some(-1), Some(-2)), Vec::<String>::new());
     let records = jsonl("1\n2\n3\n4\n");
-    assert_eq!(records.json_slice(Some(-2), None).unwrap(), [json!(3), json!(4)]);
+    assert_eq!(
+        records.json_slice(Some(-2), None).unwrap(),
+        [json!(3), json!(4)]
+    );
     assert_eq!(records.json_slice(Some(0), Some(-3)).unwrap(), [json!(1)]);
     // Through the tools, whose schemas no longer say `minimum: 0`.
     let artifacts = vec![

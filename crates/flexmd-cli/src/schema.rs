@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use flexmd_schema::{
-    CommandModel, DEFAULT_CONFIG_PATH, Expected, Registry, Retrier, RetryError, SchemaError,
-    SchemasConfig, TransformOptions, hints, infer_schema,
+    CommandModel, Expected, FlowStep, ProjectConfig, Registry, Retrier, RetryError, SchemaError,
+    TransformOptions, ValidationSettings, hints, infer_schema,
 };
 use serde_json::{Value, json};
 
@@ -18,9 +18,57 @@ use crate::print_json;
 /// Where the schema settings come from.
 #[derive(Debug, Args)]
 pub(crate) struct ConfigArg {
-    /// The schemas config (the seed's format); default `.planning/schemas-config.json` when it exists.
+    /// The schemas config file (elsabro's `schemas-config.json` format).
+    /// Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the
+    /// nearest directory up from here that has a `.planning/`.
     #[arg(long, global = true)]
     config: Option<PathBuf>,
+}
+
+/// How data is judged: each flag overrides the config's `validation` setting.
+#[derive(Debug, Args)]
+pub(crate) struct JudgeFlags {
+    /// Coerce types ("42" to 42, "true" to true, a scalar to a list) where
+    /// that makes the data valid (config `coerceTypes`, default on).
+    #[arg(long, overrides_with = "no_coerce")]
+    coerce: bool,
+    /// Do not coerce types.
+    #[arg(long)]
+    no_coerce: bool,
+    /// Fill in the schema's defaults (config `applyDefaults`, default on).
+    #[arg(long, overrides_with = "no_defaults")]
+    defaults: bool,
+    /// Do not fill in defaults.
+    #[arg(long)]
+    no_defaults: bool,
+    /// Invalid data fails the command, exit 1 (config `strict`, default on).
+    #[arg(long, overrides_with = "no_strict")]
+    strict: bool,
+    /// Report violations as warnings, print the data anyway and exit 0.
+    #[arg(long)]
+    no_strict: bool,
+}
+
+impl JudgeFlags {
+    /// The transformation and strictness: flags over the config.
+    fn resolve(&self, settings: &ValidationSettings) -> (TransformOptions, bool) {
+        let pick = |on: bool, off: bool, config: bool| {
+            if on {
+                true
+            } else if off {
+                false
+            } else {
+                config
+            }
+        };
+        (
+            TransformOptions {
+                coerce: pick(self.coerce, self.no_coerce, settings.coerce_types),
+                apply_defaults: pick(self.defaults, self.no_defaults, settings.apply_defaults),
+            },
+            pick(self.strict, self.no_strict, settings.strict),
+        )
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -33,19 +81,18 @@ pub(crate) enum SchemaCommand {
         name: String,
     },
     /// Validate data (JSON, or a model's answer holding JSON) against a schema:
-    /// exit 0 valid, 1 invalid.
+    /// exit 0 valid, 1 invalid (or an unknown schema).
     Validate {
         /// A registered schema's name, or a schema file.
+        #[arg(long, required_unless_present = "agent", conflicts_with = "agent")]
+        schema: Option<String>,
+        /// An agent: its schema is the one the config's `agentDefaults` gives it.
         #[arg(long)]
-        schema: String,
+        agent: Option<String>,
         /// The data; standard input when omitted or `-`.
         data: Option<PathBuf>,
-        /// Coerce types ("42" to 42, "true" to true, a scalar to a list) where that makes the data valid.
-        #[arg(long)]
-        coerce: bool,
-        /// Fill in the schema's defaults.
-        #[arg(long)]
-        defaults: bool,
+        #[command(flatten)]
+        judge: JudgeFlags,
         /// Say how to fix each error.
         #[arg(long)]
         hints: bool,
@@ -69,17 +116,30 @@ pub(crate) enum SchemaCommand {
 
 /// `flexmd run` arguments.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("expected").required(true).args(["schema", "spec", "agent", "step"])))]
 pub(crate) struct RunArgs {
     /// The answer must be JSON matching this schema (a name or a file).
-    #[arg(long, conflicts_with = "spec", required_unless_present = "spec")]
+    #[arg(long)]
     schema: Option<String>,
     /// The answer must be Markdown following this Output Format Spec.
     #[arg(long)]
     spec: Option<PathBuf>,
+    /// The answer must match this agent's schema (the config's `agentDefaults`).
+    #[arg(long)]
+    agent: Option<String>,
+    /// An elsabro flow step (JSON: `agent`, `outputSchema`, and `config`
+    /// with `retryOnSchemaError` and `maxSchemaRetries`): its schema and
+    /// retries.
+    #[arg(long, value_name = "STEP_JSON")]
+    step: Option<PathBuf>,
+    #[command(flatten)]
+    judge: JudgeFlags,
     /// The model: a command run by `sh -c`, prompt on stdin, answer on stdout.
     #[arg(long)]
     llm_cmd: String,
-    /// Retries after the first attempt (default: the config's maxRetries, 2).
+    /// Retries after the first attempt (default: the flow step's
+    /// maxSchemaRetries, else the config's maxRetries, 2; 0 when retrying
+    /// is off there).
     #[arg(long)]
     max_retries: Option<usize>,
     /// Seconds one answer may take.
@@ -98,21 +158,23 @@ pub(crate) struct RunArgs {
 }
 
 pub(crate) struct Setup {
-    pub(crate) config: SchemasConfig,
+    pub(crate) project: ProjectConfig,
     pub(crate) registry: Registry,
 }
 
 pub(crate) fn setup(config: &ConfigArg) -> Result<Setup, CliError> {
-    let config = match &config.config {
-        Some(path) => SchemasConfig::load(path)?,
-        None => SchemasConfig::load_or_default(Path::new(DEFAULT_CONFIG_PATH))?,
+    let project = match &config.config {
+        Some(path) => ProjectConfig::load(path)?,
+        None => {
+            let here = std::env::current_dir().map_err(|source| SchemaError::Io {
+                path: PathBuf::from("."),
+                source,
+            })?;
+            ProjectConfig::find(&here)?
+        }
     };
-    let mut registry = Registry::new();
-    let custom = &config.schemas.custom_schemas;
-    if custom.auto_load && custom.directory.is_dir() {
-        registry.load_dir(&custom.directory)?;
-    }
-    Ok(Setup { config, registry })
+    let registry = project.registry()?;
+    Ok(Setup { project, registry })
 }
 
 /// A registered name, or else a schema file.
@@ -132,7 +194,7 @@ fn schema_for(registry: &Registry, name_or_path: &str) -> Result<Value, CliError
 }
 
 pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode, CliError> {
-    let Setup { config, registry } = setup(config)?;
+    let Setup { project, registry } = setup(config)?;
     match command {
         SchemaCommand::List => {
             let list: Vec<Value> = registry
@@ -152,25 +214,39 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
         }
         SchemaCommand::Validate {
             schema,
+            agent,
             data,
-            coerce,
-            defaults,
+            judge,
             hints: want_hints,
             json,
         } => {
-            let schema = schema_for(&registry, &schema)?;
+            let name = match (&schema, &agent) {
+                (Some(schema), _) => schema.as_str(),
+                (None, Some(agent)) => project.schema_for_agent(agent)?,
+                (None, None) => return Err(CliError::Usage("give --schema or --agent".to_owned())),
+            };
+            let schema = match schema_for(&registry, name) {
+                Ok(schema) => schema,
+                // An unknown schema is an invalid result, as in the seed:
+                // `{valid: false, errors: [{code: "schema_not_found"}]}`.
+                Err(CliError::Schema(err @ SchemaError::NotFound { .. })) => {
+                    if json {
+                        print_json(&registry.validate(name, &Value::Null))?;
+                    } else {
+                        eprintln!("{:?}", miette::Report::new(err));
+                    }
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e),
+            };
             let input = read_text(data.as_deref())?;
             let Some(value) = found_value(&input) else {
                 eprintln!("no JSON value found in {}", input.name);
                 return Ok(ExitCode::from(1));
             };
-            let options = TransformOptions {
-                coerce,
-                apply_defaults: defaults,
-            };
+            let (options, strict) = judge.resolve(&project.config.schemas.validation);
             let outcome = registry.validate_and_transform_schema(&schema, &value, options)?;
             let fixes = hints(&outcome.errors, &schema);
-            let strict = config.schemas.validation.strict;
             if json {
                 let mut report = serde_json::to_value(&outcome).map_err(CliError::Serialize)?;
                 if want_hints && let Some(map) = report.as_object_mut() {
@@ -244,7 +320,7 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
                 return Ok(ExitCode::from(1));
             };
             let schema = infer_schema(&name, &example);
-            let dir = &config.schemas.custom_schemas.directory;
+            let dir = &project.custom_schema_dir();
             let path = dir.join(format!("{name}.json"));
             if path.exists() && !force {
                 return Err(CliError::Exists(path));
@@ -257,7 +333,9 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
             let mut text = serde_json::to_string_pretty(&schema).map_err(CliError::Serialize)?;
             text.push('\n');
             std::fs::write(&path, text).map_err(io)?;
-            println!("{}", path.display());
+            // Shown relative to here when it is below here.
+            let here = std::env::current_dir().unwrap_or_default();
+            println!("{}", path.strip_prefix(&here).unwrap_or(&path).display());
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -271,27 +349,42 @@ fn found_value(input: &Input) -> Option<Value> {
 }
 
 pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, CliError> {
-    let Setup { config, registry } = setup(config)?;
-    let expected = match (&args.schema, &args.spec) {
-        (Some(schema), _) => Expected::Schema(schema_for(&registry, schema)?),
-        (None, Some(spec)) => Expected::Spec(crate::ofs::read_spec(spec)?),
-        (None, None) => return Err(CliError::Usage("give --schema or --spec".to_owned())),
+    let Setup { project, registry } = setup(config)?;
+    let validation = &project.config.schemas.validation;
+    let step: Option<FlowStep> = match &args.step {
+        Some(path) => Some(read_text(Some(path))?.json()?),
+        None => None,
+    };
+    let expected = match (&args.schema, &args.spec, &args.agent, &step) {
+        (Some(schema), ..) => Expected::Schema(schema_for(&registry, schema)?),
+        (None, Some(spec), ..) => Expected::Spec(crate::ofs::read_spec(spec)?),
+        (None, None, Some(agent), _) => {
+            Expected::Schema(schema_for(&registry, project.schema_for_agent(agent)?)?)
+        }
+        (None, None, None, Some(step)) => {
+            Expected::Schema(schema_for(&registry, step.schema(&project)?)?)
+        }
+        (None, None, None, None) => {
+            return Err(CliError::Usage(
+                "give --schema, --spec, --agent or --step".to_owned(),
+            ));
+        }
     };
     let prompt = match args.prompt {
         Some(prompt) => prompt,
         None => read_text(None)?.text,
     };
-    let validation = &config.schemas.validation;
-    let mut retrier = Retrier::new(&registry, expected);
-    retrier.max_retries = args.max_retries.unwrap_or(if validation.retry_on_error {
-        usize::try_from(validation.max_retries).unwrap_or(usize::MAX)
-    } else {
-        0
-    });
-    retrier.options = TransformOptions {
-        coerce: validation.coerce_types,
-        apply_defaults: validation.apply_defaults,
+    let (options, strict) = args.judge.resolve(validation);
+    let configured_retries = match &step {
+        Some(step) => step.max_retries(&project),
+        None if validation.retry_on_error => validation.max_retries,
+        None => 0,
     };
+    let mut retrier = Retrier::new(&registry, expected);
+    retrier.max_retries = args
+        .max_retries
+        .unwrap_or_else(|| usize::try_from(configured_retries).unwrap_or(usize::MAX));
+    retrier.options = options;
     retrier.max_tokens_total = args.max_tokens_total;
     retrier.count_tokens =
         |text| flexmd_artifact::count_tokens(text.as_bytes(), flexmd_artifact::Encoding::O200kBase);
@@ -346,15 +439,24 @@ pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, C
             }
             eprintln!("{err} ({tokens_used} tokens)");
             // The closest the model came, for the caller to use or show.
-            if let (Some(b), Some(data)) = (best, err.best_attempt().and_then(|a| a.data.as_ref()))
+            let printed = if let (Some(b), Some(data)) =
+                (best, err.best_attempt().and_then(|a| a.data.as_ref()))
             {
                 eprintln!(
                     "printing the best attempt ({}), which still has the errors above",
                     b + 1
                 );
                 print_json(data)?;
-            }
-            Ok(ExitCode::from(1))
+                true
+            } else {
+                false
+            };
+            // Not strict: the best attempt is the answer, its errors warnings.
+            Ok(if printed && !strict {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Err(e) => Err(CliError::Retry(Box::new(e))),
     }

@@ -811,7 +811,15 @@ mod schema {
     fn validate_a_model_answer_with_coercion_and_defaults() {
         let answer = example("agent/review_answer.md");
         let out = flexmd()
-            .args(["schema", "validate", "--schema", "review", &answer])
+            .args([
+                "schema",
+                "validate",
+                "--schema",
+                "review",
+                &answer,
+                "--no-coerce",
+                "--no-defaults",
+            ])
             .assert()
             .code(1)
             .get_output()
@@ -822,16 +830,10 @@ mod schema {
             "{stderr}"
         );
         assert!(out.stdout.is_empty());
+        // The config's defaults (no config: the seed's example values)
+        // coerce and fill defaults.
         let out = flexmd()
-            .args([
-                "schema",
-                "validate",
-                "--schema",
-                "review",
-                &answer,
-                "--coerce",
-                "--defaults",
-            ])
+            .args(["schema", "validate", "--schema", "review", &answer])
             .assert()
             .success()
             .get_output()
@@ -937,7 +939,7 @@ mod schema {
         );
     }
 
-    fn scripted(dir: &std::path::Path, answers: &[&str]) -> String {
+    pub(super) fn scripted(dir: &std::path::Path, answers: &[&str]) -> String {
         for (i, answer) in answers.iter().enumerate() {
             std::fs::write(dir.join(format!("answer_{}", i + 1)), answer).unwrap();
         }
@@ -954,7 +956,7 @@ mod schema {
         let cmd = scripted(
             &dir,
             &[
-                "{\"phases\": [{\"id\": 1, \"name\": \"a\", \"tasks\": []}], \"risks\": 3}",
+                "{\"phases\": [{\"id\": 1, \"tasks\": []}], \"prerequisites\": 3}",
                 "```json\n{\"phases\": []}\n```",
             ],
         );
@@ -975,18 +977,21 @@ mod schema {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
             stderr
-                == "valid on attempt 2 (tokens per attempt, prompt + answer: 584 + 28, 678 + 10)\n",
+                == "valid on attempt 2 (tokens per attempt, prompt + answer: 347 + 23, 417 + 10)\n",
             "{stderr}"
         );
         let second = std::fs::read_to_string(dir.join("prompt_2")).unwrap();
         // The last answer is quoted, with a hint for what still fails after
-        // coercion (the 3 became [3]; its item is no risk object).
+        // coercion (the id 1 became "1", the 3 became ["3"]; the name is
+        // still missing).
         assert!(
-            second.contains("Your previous answer:\n\n````\n{\"phases\": [{\"id\": 1, \"name\": \"a\", \"tasks\": []}], \"risks\": 3}\n````"),
+            second.contains("Your previous answer:\n\n````\n{\"phases\": [{\"id\": 1, \"tasks\": []}], \"prerequisites\": 3}\n````"),
             "{second}"
         );
         assert!(
-            second.contains("- Fix risks.[0]: Expected object, got integer."),
+            second.contains(
+                "- Fix phases.[0].name: Missing required field: name. Add `name` (string)."
+            ),
             "{second}"
         );
     }
@@ -998,8 +1003,8 @@ mod schema {
             &dir,
             &["{\"phases\": [{\"id\": \"p\"}]}", "{\"phases\": 5}", "{}"],
         );
-        // Each prompt holds the plan schema (about 600 o200k tokens): room
-        // for two, not three.
+        // Each prompt holds the plan schema (about 350 o200k tokens, a
+        // retry about 440): room for two, not three.
         let out = flexmd()
             .args([
                 "run",
@@ -1010,7 +1015,7 @@ mod schema {
                 "--max-retries",
                 "5",
                 "--max-tokens-total",
-                "1500",
+                "900",
                 "Plan.",
             ])
             .assert()
@@ -1022,7 +1027,7 @@ mod schema {
             stderr.contains("no valid answer after 2 attempts (the token budget would be passed)"),
             "{stderr}"
         );
-        assert!(stderr.contains("attempt 1 (582 + 11 tokens):"), "{stderr}");
+        assert!(stderr.contains("attempt 1 (345 + 11 tokens):"), "{stderr}");
         // The second answer has one violation (its 5 became [5], not a
         // phase), the first two: the second is the best.
         assert!(stderr.contains("printing the best attempt (2)"), "{stderr}");
@@ -1496,5 +1501,231 @@ mod seed {
             with["sectionsByName"]["Short answer"]["list"]["items"][1]["text"],
             "two"
         );
+    }
+
+    /// A project with a `.planning/` config, and a directory deep inside it.
+    fn project(name: &str, config: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let root = scratch(name);
+        std::fs::create_dir_all(root.join(".planning/schemas")).unwrap();
+        std::fs::create_dir_all(root.join("src/deep")).unwrap();
+        std::fs::write(root.join(".planning/schemas-config.json"), config).unwrap();
+        std::fs::write(
+            root.join(".planning/schemas/ticket.json"),
+            r#"{"type": "object", "required": ["points"], "properties": {"points": {"type": "integer"}}}"#,
+        )
+        .unwrap();
+        let deep = root.join("src/deep");
+        (root, deep)
+    }
+
+    const CONFIG: &str = r#"{"schemas": {
+        "validation": {"strict": true, "coerceTypes": false, "applyDefaults": true},
+        "agentDefaults": {"ticket-bot": "ticket", "elsabro-planner": "plan"}}}"#;
+
+    #[test]
+    fn the_config_is_found_walking_up_and_its_settings_apply() {
+        let (_root, deep) = project("walk-up", CONFIG);
+        // From a subdirectory: the agent's schema comes from the custom
+        // directory, and `coerceTypes: false` keeps "3" a string.
+        let out = flexmd()
+            .current_dir(&deep)
+            .env_remove("FLEXMD_CONFIG")
+            .args(["schema", "validate", "--agent", "ticket-bot"])
+            .write_stdin(r#"{"points": "3"}"#)
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("error: points: Expected integer, got string"),
+            "{stderr}"
+        );
+        // A flag overrides the file.
+        let out = stdout_in(
+            &deep,
+            &["schema", "validate", "--agent", "ticket-bot", "--coerce"],
+            r#"{"points": "3"}"#,
+        );
+        assert_eq!(out, json!({"points": 3}));
+        // An agent the config does not name: a usage error listing those it does.
+        let out = flexmd()
+            .current_dir(&deep)
+            .env_remove("FLEXMD_CONFIG")
+            .args(["schema", "validate", "--agent", "nobody"])
+            .write_stdin("{}")
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("schema::unknown_agent") && stderr.contains("elsabro-planner"),
+            "{stderr}"
+        );
+    }
+
+    fn stdout_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> Value {
+        let out = flexmd()
+            .current_dir(dir)
+            .env_remove("FLEXMD_CONFIG")
+            .args(args)
+            .write_stdin(stdin.to_owned())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn flexmd_config_names_the_file() {
+        let (root, _) = project("env-config", CONFIG);
+        let elsewhere = scratch("env-elsewhere");
+        let out = flexmd()
+            .current_dir(&elsewhere)
+            .env("FLEXMD_CONFIG", root.join(".planning/schemas-config.json"))
+            .args(["schema", "validate", "--agent", "ticket-bot", "--coerce"])
+            .write_stdin(r#"{"points": "3"}"#)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out).unwrap(),
+            json!({"points": 3})
+        );
+    }
+
+    #[test]
+    fn an_unknown_schema_is_the_seeds_result_with_json() {
+        let out = flexmd()
+            .args(["schema", "validate", "--schema", "nope", "--json"])
+            .write_stdin("{}")
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let report: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(report["valid"], false);
+        assert_eq!(report["data"], Value::Null);
+        assert_eq!(report["errors"][0]["code"], "schema_not_found");
+        assert_eq!(report["errors"][0]["message"], "Schema not found: nope");
+    }
+
+    #[test]
+    fn run_takes_the_agent_the_flow_step_and_the_config() {
+        let (root, deep) = project("run-agent", CONFIG);
+        // Each scripted model counts its calls in a directory of its own.
+        let model = |root: &std::path::Path, n: usize| {
+            let dir = root.join(format!("model{n}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            dir
+        };
+        let cmd = super::schema::scripted(
+            &model(&root, 1),
+            &["{\"points\": \"3\"}", "{\"points\": 3}"],
+        );
+        // --agent: the ticket schema; no coercion (config), so a retry.
+        let out = flexmd()
+            .current_dir(&deep)
+            .env_remove("FLEXMD_CONFIG")
+            .args([
+                "run",
+                "--agent",
+                "ticket-bot",
+                "--llm-cmd",
+                &cmd,
+                "Estimate.",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+            json!({"points": 3})
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("valid on attempt 2"), "{stderr}");
+        // A flow step: its agent's schema, and `retryOnSchemaError: false`
+        // means one attempt only.
+        std::fs::write(
+            root.join("step.json"),
+            r#"{"id": "estimate", "type": "agent", "agent": "ticket-bot",
+                "config": {"retryOnSchemaError": false, "maxSchemaRetries": 5}}"#,
+        )
+        .unwrap();
+        let cmd = super::schema::scripted(
+            &model(&root, 2),
+            &["{\"points\": \"3\"}", "{\"points\": 3}"],
+        );
+        let step = root.join("step.json");
+        let out = flexmd()
+            .current_dir(&deep)
+            .env_remove("FLEXMD_CONFIG")
+            .args([
+                "run",
+                "--step",
+                step.to_str().unwrap(),
+                "--llm-cmd",
+                &cmd,
+                "Estimate.",
+            ])
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("no valid answer after 1 attempt"),
+            "{stderr}"
+        );
+        // Not strict: the best attempt is printed and the exit is 0.
+        let cmd = super::schema::scripted(&model(&root, 3), &["{\"points\": \"3\"}"]);
+        let out = flexmd()
+            .current_dir(&deep)
+            .env_remove("FLEXMD_CONFIG")
+            .args([
+                "run",
+                "--step",
+                step.to_str().unwrap(),
+                "--no-strict",
+                "--llm-cmd",
+                &cmd,
+                "Estimate.",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+            json!({"points": "3"})
+        );
+        // `outputSchema` wins over the agent's default.
+        std::fs::write(
+            root.join("step2.json"),
+            r#"{"agent": "ticket-bot", "outputSchema": "plan"}"#,
+        )
+        .unwrap();
+        let cmd = super::schema::scripted(&model(&root, 4), &["{\"phases\": []}"]);
+        let step2 = root.join("step2.json");
+        let out = stdout_in(
+            &deep,
+            &[
+                "run",
+                "--step",
+                step2.to_str().unwrap(),
+                "--llm-cmd",
+                &cmd,
+                "Plan.",
+            ],
+            "",
+        );
+        assert_eq!(out, json!({"phases": []}));
     }
 }

@@ -244,6 +244,18 @@ impl Registry {
         target: Target<'_>,
         preset: Preset,
     ) -> Result<Aligned, AlignError> {
+        self.align_text(text, target, preset, preset != Preset::Strict)
+    }
+
+    /// [`Registry::find_json_as`], with the filling of defaults chosen on
+    /// its own (`run` honours `applyDefaults` and `coerceTypes` apart).
+    pub(crate) fn align_text(
+        &self,
+        text: &str,
+        target: Target<'_>,
+        preset: Preset,
+        defaults: bool,
+    ) -> Result<Aligned, AlignError> {
         let spec_schema;
         let (schema, spec) = match target {
             Target::Named(name) => (
@@ -279,11 +291,13 @@ impl Registry {
                 budget: 100_000,
             };
             let mut value = candidate.value;
-            if preset != Preset::Strict {
-                if let Err(e) = aligner.align(schema, &mut value, &mut String::new(), 0) {
-                    ambiguity.get_or_insert(e);
-                    continue;
-                }
+            if preset != Preset::Strict
+                && let Err(e) = aligner.align(schema, &mut value, &mut String::new(), 0)
+            {
+                ambiguity.get_or_insert(e);
+                continue;
+            }
+            if defaults {
                 for change in fill_defaults(schema, self.resources(), &mut value) {
                     aligner.coercions.push(Coercion {
                         pointer: change.pointer,
@@ -858,8 +872,17 @@ fn salvage(compiled: &crate::registry::Compiled, value: &mut Value) -> Vec<Dropp
         let mut pointers: Vec<(String, String)> = outcome
             .errors
             .iter()
-            .filter(|e| !e.pointer.is_empty())
-            .map(|e| (e.pointer.clone(), e.message.clone()))
+            .map(|e| {
+                // What lacks a required property is the object around it.
+                let pointer = match e.code.as_str() {
+                    "missing_required" => {
+                        e.pointer.rsplit_once('/').map_or("", |(parent, _)| parent)
+                    }
+                    _ => &e.pointer,
+                };
+                (pointer.to_owned(), e.message.clone())
+            })
+            .filter(|(pointer, _)| !pointer.is_empty())
             .collect();
         // Deepest and last first: a removal shifts no pointer still to try.
         pointers.sort_by(|a, b| b.0.cmp(&a.0));

@@ -11,6 +11,10 @@ use crate::registry::Registry;
 /// Where the seed keeps the config, relative to the project directory.
 pub const DEFAULT_CONFIG_PATH: &str = ".planning/schemas-config.json";
 
+/// The environment variable that names a config file, overriding the search
+/// for `.planning/` (see [`ProjectConfig::find`]).
+pub const CONFIG_ENV: &str = "FLEXMD_CONFIG";
+
 /// The whole file: `{"schemas": {...}}`. Every field is optional and
 /// defaults to the seed's example values; an unknown field is an error, so
 /// a typo does not pass silently.
@@ -173,5 +177,203 @@ impl Registry {
             names.push(name);
         }
         Ok(names)
+    }
+}
+
+/// A config as a project uses it: the settings, the file they came from (if
+/// any), and the directory relative paths in it are read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectConfig {
+    /// The settings (the seed's defaults where the file is silent).
+    pub config: SchemasConfig,
+    /// The file read, if one was.
+    pub path: Option<PathBuf>,
+    /// The project directory: the one that holds `.planning/` (for a config
+    /// file elsewhere, the file's own directory). Relative paths in the
+    /// config (`customSchemas.directory`) are read from here.
+    pub root: PathBuf,
+}
+
+impl ProjectConfig {
+    /// Finds the config as git finds its repository: the file named by
+    /// [`CONFIG_ENV`] (`FLEXMD_CONFIG`) when set; otherwise, walking up from
+    /// `start`, the nearest directory with a `.planning/` directory, and its
+    /// `.planning/schemas-config.json` (the seed's defaults when that file
+    /// does not exist). Without any `.planning/`, the defaults, with
+    /// `start` as the root.
+    ///
+    /// ```
+    /// use flexmd_schema::ProjectConfig;
+    /// let dir = std::env::temp_dir().join(format!("flexmd-doc-find-{}", std::process::id()));
+    /// std::fs::create_dir_all(dir.join(".planning")).unwrap();
+    /// std::fs::create_dir_all(dir.join("src/deep")).unwrap();
+    /// std::fs::write(
+    ///     dir.join(".planning/schemas-config.json"),
+    ///     r#"{"schemas": {"agentDefaults": {"bot": "review"}}}"#,
+    /// ).unwrap();
+    /// # if std::env::var_os("FLEXMD_CONFIG").is_none() {
+    /// let found = ProjectConfig::find(&dir.join("src/deep")).unwrap();
+    /// assert_eq!(found.root, dir);
+    /// assert_eq!(found.schema_for_agent("bot").unwrap(), "review");
+    /// # }
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn find(start: &Path) -> Result<Self, SchemaError> {
+        if let Some(path) = std::env::var_os(CONFIG_ENV).filter(|p| !p.is_empty()) {
+            return Self::load(Path::new(&path));
+        }
+        for dir in start.ancestors() {
+            if dir.join(".planning").is_dir() {
+                let path = dir.join(DEFAULT_CONFIG_PATH);
+                return Ok(Self {
+                    config: SchemasConfig::load_or_default(&path)?,
+                    path: path.is_file().then_some(path),
+                    root: dir.to_owned(),
+                });
+            }
+        }
+        Ok(Self {
+            config: SchemasConfig::default(),
+            path: None,
+            root: start.to_owned(),
+        })
+    }
+
+    /// Reads the config file at `path` (which must exist). Its root is the
+    /// directory holding the `.planning/` it sits in, else its own directory.
+    pub fn load(path: &Path) -> Result<Self, SchemaError> {
+        let config = SchemasConfig::load(path)?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let root = if dir.file_name().is_some_and(|n| n == ".planning") {
+            dir.parent().unwrap_or(Path::new(""))
+        } else {
+            dir
+        };
+        Ok(Self {
+            config,
+            path: Some(path.to_owned()),
+            root: root.to_owned(),
+        })
+    }
+
+    /// The custom schema directory, resolved against [`ProjectConfig::root`].
+    pub fn custom_schema_dir(&self) -> PathBuf {
+        self.root
+            .join(&self.config.schemas.custom_schemas.directory)
+    }
+
+    /// The registry this project validates with: the predefined schemas,
+    /// and those of the custom directory when `autoLoad` is on and it
+    /// exists.
+    pub fn registry(&self) -> Result<Registry, SchemaError> {
+        let mut registry = Registry::new();
+        let dir = self.custom_schema_dir();
+        if self.config.schemas.custom_schemas.auto_load && dir.is_dir() {
+            registry.load_dir(&dir)?;
+        }
+        Ok(registry)
+    }
+
+    /// The schema `agentDefaults` gives `agent` (`elsabro-analyst` →
+    /// `analysis`), or an error listing the agents it knows.
+    pub fn schema_for_agent(&self, agent: &str) -> Result<&str, SchemaError> {
+        let defaults = &self.config.schemas.agent_defaults;
+        defaults
+            .get(agent)
+            .map(String::as_str)
+            .ok_or_else(|| SchemaError::UnknownAgent {
+                agent: agent.to_owned(),
+                known: if defaults.is_empty() {
+                    "none".to_owned()
+                } else {
+                    defaults.keys().cloned().collect::<Vec<_>>().join(", ")
+                },
+            })
+    }
+}
+
+/// One agent step of an elsabro flow, as the seed declares it:
+///
+/// ```json
+/// {"id": "analyze", "type": "agent", "agent": "elsabro-analyst",
+///  "outputSchema": "analysis",
+///  "config": {"retryOnSchemaError": true, "maxSchemaRetries": 2}}
+/// ```
+///
+/// Fields flexmd does not use (`id`, `type`, other `config` keys) are
+/// accepted and ignored: a flow file carries more than one step needs.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlowStep {
+    /// The step's id.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The agent that runs it; its `agentDefaults` schema is the fallback
+    /// for `outputSchema`.
+    #[serde(default)]
+    pub agent: Option<String>,
+    /// The schema its output must match.
+    #[serde(default)]
+    pub output_schema: Option<String>,
+    /// `config`: the retry settings.
+    #[serde(default)]
+    pub config: FlowStepConfig,
+}
+
+/// `config` of a [`FlowStep`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlowStepConfig {
+    /// Ask again, with hints, when the output does not fit.
+    #[serde(default)]
+    pub retry_on_schema_error: Option<bool>,
+    /// Retries after the first attempt.
+    #[serde(default)]
+    pub max_schema_retries: Option<u32>,
+}
+
+impl FlowStep {
+    /// The schema the step's output must match: `outputSchema`, else the
+    /// agent's `agentDefaults` entry.
+    ///
+    /// ```
+    /// use flexmd_schema::{FlowStep, ProjectConfig, SchemasConfig};
+    /// let step: FlowStep = serde_json::from_str(
+    ///     r#"{"id": "analyze", "type": "agent", "agent": "elsabro-analyst",
+    ///         "config": {"retryOnSchemaError": true, "maxSchemaRetries": 1}}"#,
+    /// ).unwrap();
+    /// let project = ProjectConfig {
+    ///     config: SchemasConfig::from_json(
+    ///         r#"{"schemas": {"agentDefaults": {"elsabro-analyst": "analysis"}}}"#, "c.json").unwrap(),
+    ///     path: None,
+    ///     root: ".".into(),
+    /// };
+    /// assert_eq!(step.schema(&project).unwrap(), "analysis");
+    /// assert_eq!(step.max_retries(&project), 1);
+    /// ```
+    pub fn schema<'a>(&'a self, project: &'a ProjectConfig) -> Result<&'a str, SchemaError> {
+        match (&self.output_schema, &self.agent) {
+            (Some(schema), _) => Ok(schema),
+            (None, Some(agent)) => project.schema_for_agent(agent),
+            (None, None) => Err(SchemaError::StepWithoutSchema),
+        }
+    }
+
+    /// Retries after the first attempt: 0 when `retryOnSchemaError` is
+    /// `false`; else `maxSchemaRetries`, falling back on the config's
+    /// `validation.retryOnError` / `maxRetries`.
+    pub fn max_retries(&self, project: &ProjectConfig) -> u32 {
+        let validation = &project.config.schemas.validation;
+        let retry = self
+            .config
+            .retry_on_schema_error
+            .unwrap_or(validation.retry_on_error);
+        if retry {
+            self.config
+                .max_schema_retries
+                .unwrap_or(validation.max_retries)
+        } else {
+            0
+        }
     }
 }

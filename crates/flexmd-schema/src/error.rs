@@ -34,6 +34,24 @@ pub enum SchemaError {
         /// The registered names, comma-separated.
         known: String,
     },
+    /// No `agentDefaults` entry names this agent.
+    #[error("no schema for agent `{agent}` in `schemas.agentDefaults` (agents: {known})")]
+    #[diagnostic(
+        code(schema::unknown_agent),
+        help(
+            "add `\"{agent}\": \"SCHEMA\"` to `schemas.agentDefaults` in .planning/schemas-config.json"
+        )
+    )]
+    UnknownAgent {
+        /// The agent asked for.
+        agent: String,
+        /// The agents the config names, comma-separated.
+        known: String,
+    },
+    /// A flow step that names neither `outputSchema` nor `agent`.
+    #[error("the flow step names neither `outputSchema` nor `agent`: no schema to validate with")]
+    #[diagnostic(code(schema::flow_step))]
+    StepWithoutSchema,
     /// A config file that does not fit the format; `field` names where.
     #[error("{}: `{field}`: {message}", path.display())]
     #[diagnostic(

@@ -31,7 +31,7 @@ pub struct Hint {
 /// let hints = hints(&outcome.errors, registry.get("review").unwrap());
 /// assert_eq!(
 ///     hints[0].hint,
-///     "Fix root: Missing required field: summary. Add `summary` (object with critical: integer >= 0, high: integer >= 0, medium: integer >= 0, low: integer >= 0, info: integer >= 0)."
+///     "Fix summary: Missing required field: summary. Add `summary` (object with critical: integer >= 0, high: integer >= 0, medium: integer >= 0, low: integer >= 0, info: integer >= 0)."
 /// );
 /// assert_eq!(
 ///     hints[1].hint,
@@ -180,7 +180,11 @@ fn describe(schema: &Value, root: &Value, depth: usize) -> String {
     match ty.as_str() {
         "array" if depth > 0 => match schema.get("items") {
             Some(items) => format!("array of {}", describe(items, root, depth - 1)),
-            None => "array".to_owned(),
+            // An array of anything: its description says what goes in it.
+            None => match schema.get("description").and_then(Value::as_str) {
+                Some(what) => format!("array, {what}"),
+                None => "array".to_owned(),
+            },
         },
         "object" if depth > 0 => {
             let fields: Vec<String> = schema

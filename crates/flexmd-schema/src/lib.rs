@@ -44,7 +44,8 @@ pub use align::{
     find_json_as,
 };
 pub use config::{
-    CustomSchemas, DEFAULT_CONFIG_PATH, SchemasConfig, SchemasSettings, ValidationSettings,
+    CONFIG_ENV, CustomSchemas, DEFAULT_CONFIG_PATH, FlowStep, FlowStepConfig, ProjectConfig,
+    SchemasConfig, SchemasSettings, ValidationSettings,
 };
 pub use error::{ModelError, RetryError, SchemaError};
 pub use hints::{Hint, hints};

@@ -49,6 +49,10 @@ pub struct Outcome {
     /// [`MAX_VALUES_FOR_ALL_ERRORS`] values.
     #[serde(rename = "errorsLimited", skip_serializing_if = "std::ops::Not::not")]
     pub errors_limited: bool,
+    /// Whether [`Registry::validate_and_transform`] coerced any value (the
+    /// seed's `coerced: true`; absent from the JSON when `false`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub coerced: bool,
     /// What [`Registry::validate_and_transform`] changed (defaults and
     /// coercions), in the order applied; empty for a plain validation.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -70,6 +74,7 @@ impl Outcome {
             }],
             errors_total: None,
             errors_limited: false,
+            coerced: false,
             changes: Vec::new(),
         }
     }
@@ -311,6 +316,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
             }],
             errors_total: None,
             errors_limited: false,
+            coerced: false,
             changes: Vec::new(),
         };
     }
@@ -321,6 +327,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
             errors: Vec::new(),
             errors_total: None,
             errors_limited: false,
+            coerced: false,
             changes: Vec::new(),
         };
     }
@@ -337,6 +344,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
             errors_total: None,
             errors_limited: !errors.is_empty(),
             errors,
+            coerced: false,
             changes: Vec::new(),
         };
     }
@@ -354,6 +362,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
         errors_total: (total > MAX_ERRORS).then_some(total),
         errors_limited: false,
         errors,
+        coerced: false,
         changes: Vec::new(),
     }
 }

@@ -379,7 +379,7 @@ impl<'r> Retrier<'r> {
     fn judge(&self, answer: &str) -> Result<Judged, RetryError> {
         match &self.expected {
             Expected::Schema(schema) => {
-                let preset = if self.options.coerce || self.options.apply_defaults {
+                let preset = if self.options.coerce {
                     Preset::Standard
                 } else {
                     Preset::Strict
@@ -426,10 +426,12 @@ impl<'r> Retrier<'r> {
 
     /// Schema-aligned reading of an answer, as [`Judged`].
     fn align(&self, answer: &str, schema: &Value, preset: Preset) -> Judged {
-        match self
-            .registry
-            .find_json_as(answer, Target::Schema(schema), preset)
-        {
+        match self.registry.align_text(
+            answer,
+            Target::Schema(schema),
+            preset,
+            self.options.apply_defaults,
+        ) {
             Ok(aligned) => {
                 let changes = aligned
                     .coercions

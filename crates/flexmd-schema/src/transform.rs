@@ -73,7 +73,8 @@ impl Registry {
     ///    make the whole instance valid; otherwise the outcome reports the
     ///    errors of the instance as given (with defaults).
     ///
-    /// The outcome lists every change with its path.
+    /// The outcome lists every change with its path, and says `coerced`
+    /// when any value was coerced.
     ///
     /// ```
     /// use flexmd_schema::{ChangeKind, Registry, TransformOptions};
@@ -91,6 +92,7 @@ impl Registry {
     /// let kinds: Vec<_> = outcome.changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
     /// assert_eq!(kinds[..2], [(ChangeKind::Default, "filesModified"), (ChangeKind::Default, "testsCreated")]);
     /// assert_eq!(kinds[4..], [(ChangeKind::Coerced, "success"), (ChangeKind::Coerced, "filesCreated.[0].linesAdded")]);
+    /// assert!(outcome.coerced, "the seed's `coerced: true`");
     /// ```
     pub fn validate_and_transform(
         &self,
@@ -191,8 +193,13 @@ fn transform(
     for change in &mut coercions {
         change.path = dotted_path(&coerced, &change.pointer);
     }
+    let any_coerced = !coercions.is_empty();
     changes.extend(coercions);
-    Outcome { changes, ..after }
+    Outcome {
+        changes,
+        coerced: any_coerced,
+        ..after
+    }
 }
 
 /// `value` converted to `target`, if that conversion is one the seed makes.

@@ -11,9 +11,11 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Violation {
     /// The instance location as the seed prints it: keys joined by `.`,
-    /// array indexes as `[i]` (`files.[0].purpose`); `""` for the root.
+    /// array indexes as `[i]` (`files.[0].purpose`); `""` for the root. A
+    /// missing required property's path is the property's own.
     pub path: String,
-    /// The instance location as a JSON Pointer (`/files/0/purpose`).
+    /// The instance location as a JSON Pointer (`/files/0/purpose`); for a
+    /// missing property, where it should be.
     pub pointer: String,
     /// Where the failing keyword is in the schema, as a JSON Pointer through
     /// any `$ref` followed (`/properties/files/items/required`).
@@ -126,7 +128,16 @@ pub(crate) fn dotted_path(instance: &Value, pointer: &str) -> String {
 /// A violation from one of the validator's errors on `instance`.
 pub(crate) fn violation(instance: &Value, error: &ValidationError<'_>) -> Violation {
     let kind = error.kind();
-    let pointer = error.instance_path().as_str().to_owned();
+    let mut pointer = error.instance_path().as_str().to_owned();
+    if let ValidationErrorKind::Required { property } = kind {
+        // The seed points at the missing property (`files.[0].purpose`),
+        // not at the object that lacks it.
+        let name = property
+            .as_str()
+            .map_or_else(|| property.to_string(), str::to_owned);
+        pointer.push('/');
+        pointer.push_str(&crate::transform::escape(&name));
+    }
     let keyword = match kind {
         ValidationErrorKind::OneOfMultipleValid { .. } => "oneOf+",
         _ => kind.keyword(),
@@ -156,7 +167,13 @@ fn message(kind: &ValidationErrorKind, instance: &Value) -> String {
                     .collect::<Vec<_>>()
                     .join(" or "),
             };
-            format!("Expected {expected}, got {}", type_name(instance))
+            // JavaScript's `typeof`, as the seed prints it: every number is
+            // a `number`.
+            let got = match type_name(instance) {
+                "integer" => "number",
+                other => other,
+            };
+            format!("Expected {expected}, got {got}")
         }
         ValidationErrorKind::Required { property } => format!(
             "Missing required field: {}",

@@ -51,7 +51,7 @@ mod predefined {
             codes(&outcome),
             pairs(&[
                 ("summary", "too_short"),
-                ("files.[0]", "missing_required"),
+                ("files.[0].purpose", "missing_required"),
                 ("files.[0].complexity", "invalid_enum"),
                 ("files.[0].linesOfCode", "too_small"),
                 ("recommendations.[0].priority", "invalid_enum"),
@@ -60,7 +60,7 @@ mod predefined {
         );
         let e = &outcome.errors[1];
         assert_eq!(e.message, "Missing required field: purpose");
-        assert_eq!(e.pointer, "/files/0");
+        assert_eq!(e.pointer, "/files/0/purpose", "where the field should be");
         assert_eq!(e.schema_path, "/properties/files/items/required");
         assert_eq!(outcome.data, None);
     }
@@ -81,7 +81,7 @@ mod predefined {
             pairs(&[
                 ("success", "invalid_type"),
                 ("testsCreated.[0].testCount", "too_small"),
-                ("filesModified.[0]", "missing_required"),
+                ("filesModified.[0].linesRemoved", "missing_required"),
             ])
         );
     }
@@ -102,7 +102,7 @@ mod predefined {
             codes(&r.validate("review", &bad)),
             pairs(&[
                 ("issues.[0].severity", "invalid_enum"),
-                ("summary", "missing_required"),
+                ("summary.info", "missing_required"),
                 ("summary.high", "invalid_type"),
                 ("recommendation", "invalid_enum"),
             ])
@@ -117,17 +117,22 @@ mod predefined {
             "coverage": {"statements": 90, "branches": 80.5, "functions": 100, "lines": 91}});
         assert!(r.validate("verification", &good).valid);
         let bad = json!({"passed": true, "tests": {"total": -1, "passed": 0, "failed": 0, "skipped": 0},
-            "typescript": {"passed": true, "errors": [{"file": "a.ts", "message": "m"}]},
+            "typescript": {"passed": true},
             "coverage": {"lines": 120}});
         assert_eq!(
             codes(&r.validate("verification", &bad)),
             pairs(&[
-                ("", "missing_required"),
+                ("lint", "missing_required"),
                 ("tests.total", "too_small"),
-                ("typescript.errors.[0]", "missing_required"),
                 ("coverage.lines", "too_big"),
             ])
         );
+        // The seed's validator gives `typescript.errors` no item shape: any
+        // list is valid, as it is there.
+        let seed_valid = json!({"passed": false, "tests": {"total": 1, "passed": 0, "failed": 1, "skipped": 0},
+            "typescript": {"passed": false, "errors": ["a.ts(3,1): TS2304", {"file": "b.ts"}]},
+            "lint": {"passed": true}});
+        assert!(r.validate("verification", &seed_valid).valid);
     }
 
     #[test]
@@ -140,17 +145,23 @@ mod predefined {
             "risks": [{"description": "r", "severity": "low", "mitigation": "m"}],
             "prerequisites": ["rust"]});
         assert!(r.validate("plan", &good).valid);
-        let bad = json!({"phases": [{"id": 1, "name": "P", "tasks": [{"id": "t"}], "estimatedComplexity": "tiny"}],
+        let bad = json!({"phases": [{"id": 1, "tasks": [{"id": "t"}], "estimatedComplexity": "tiny"}],
             "prerequisites": [3]});
         assert_eq!(
             codes(&r.validate("plan", &bad)),
             pairs(&[
+                ("phases.[0].name", "missing_required"),
                 ("phases.[0].id", "invalid_type"),
-                ("phases.[0].tasks.[0]", "missing_required"),
                 ("phases.[0].estimatedComplexity", "invalid_enum"),
                 ("prerequisites.[0]", "invalid_type"),
             ])
         );
+        // Tasks, dependencies and risks are lists of anything in the seed's
+        // validator (no invented `severity` enum or task shape).
+        let seed_valid = json!({"phases": [{"id": "p", "name": "P", "tasks": ["just text"]}],
+            "dependencies": [["p", "q"]],
+            "risks": [{"description": "r", "severity": "moderate", "mitigation": "m"}]});
+        assert!(r.validate("plan", &seed_valid).valid);
     }
 
     #[test]
@@ -343,9 +354,9 @@ fn hints_are_precise() {
     assert_eq!(
         texts,
         [
-            "Fix root: Missing required field: success. Add `success` (boolean).",
+            "Fix success: Missing required field: success. Add `success` (boolean).",
             "Fix filesCreated.[0].linesAdded: Number must be >= 0. Keep it >= 0.",
-            "Fix decisions: Expected array, got integer. Give array of object with question: string, decision: string, reasoning: string, alternatives: array of string here.",
+            "Fix decisions: Expected array, got number. Give array of object with question: string, decision: string, reasoning: string, alternatives: array of string here.",
         ]
     );
     let unknown = r.validate("nope", &json!(1));
@@ -397,7 +408,7 @@ mod retry {
             ),
             "{second}"
         );
-        assert!(second.ends_with("\nYour previous answer:\n\n````\nHere you go: {\"phases\": [{\"id\": \"p1\", \"name\": \"Build\"}]}\n````\n\nIt did not match the required structure. Answer again in full, fixing these problems:\n- Fix phases.[0]: Missing required field: tasks. Add `tasks` (array of object with id: string, description: string, agent: string, dependencies: array of string).\n"), "{second}");
+        assert!(second.ends_with("\nYour previous answer:\n\n````\nHere you go: {\"phases\": [{\"id\": \"p1\", \"name\": \"Build\"}]}\n````\n\nIt did not match the required structure. Answer again in full, fixing these problems:\n- Fix phases.[0].tasks: Missing required field: tasks. Add `tasks` (array, each {id, description, agent?, dependencies?}).\n"), "{second}");
     }
 
     /// Each retry replaces the conversation: the original prompt, the
@@ -423,8 +434,8 @@ mod retry {
         // the second answer's problems.
         assert!(third.contains("{\"phases\": [{\"id\": \"p1\"}]}"));
         assert!(!third.contains("{\"phases\": 1}"), "{third}");
-        assert!(third.contains("Fix phases.[0]: Missing required field: name."));
-        assert!(!third.contains("Expected array, got integer"));
+        assert!(third.contains("Fix phases.[0].name: Missing required field: name."));
+        assert!(!third.contains("Expected array, got number"));
         // So its size does not grow with the attempts: the first prompt
         // plus one answer and its hints.
         assert!(
@@ -777,15 +788,16 @@ mod bad_input {
     #[test]
     fn a_huge_instance_is_validated() {
         let r = Registry::new();
-        let tasks: Vec<Value> = (0..200_000)
-            .map(|i| json!({"id": format!("t{i}"), "description": "d"}))
+        let files: Vec<Value> = (0..200_000)
+            .map(|i| json!({"path": format!("f{i}.rs"), "purpose": "p"}))
             .collect();
-        let mut plan = json!({"phases": [{"id": "p", "name": "n", "tasks": tasks}]});
-        assert!(r.validate("plan", &plan).valid);
-        plan["phases"][0]["tasks"][199_999]["id"] = json!(5);
+        let mut analysis =
+            json!({"summary": "A summary long enough.", "files": files, "recommendations": []});
+        assert!(r.validate("analysis", &analysis).valid);
+        analysis["files"][199_999]["path"] = json!(5);
         assert_eq!(
-            codes(&r.validate("plan", &plan)),
-            pairs(&[("phases.[0].tasks.[199999].id", "invalid_type")])
+            codes(&r.validate("analysis", &analysis)),
+            pairs(&[("files.[199999].path", "invalid_type")])
         );
     }
 }
