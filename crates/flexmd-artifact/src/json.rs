@@ -117,6 +117,22 @@ impl SpooledJsonArtifact {
         })
     }
 
+    /// A JSON artifact over an artifact already built, when its content
+    /// is JSON in some format; the artifact back otherwise (so a caller
+    /// that guesses can fall back without copying the content).
+    pub(crate) fn try_from_base(
+        base: SpooledArtifact,
+    ) -> Result<Self, (SpooledArtifact, ArtifactError)> {
+        match infer(base.reader()) {
+            Ok(format) => Ok(Self {
+                base,
+                format,
+                root: OnceLock::new(),
+            }),
+            Err(e) => Err((base, e)),
+        }
+    }
+
     /// The line operations (`head`, `grep`, ...).
     pub fn base(&self) -> &SpooledArtifact {
         &self.base

@@ -1,7 +1,9 @@
-//! flexmd-artifact: spooled artifacts (the @nhtio/adk seed) — tool outputs
-//! too large for a prompt, queried lazily by line or as JSON, with token
-//! counts. See the README for the line rules, grep's dialect and the JSON
-//! formats; Markdown artifacts and forged tools are not built yet.
+//! flexmd-artifact: spooled artifacts — tool outputs too large for a
+//! prompt, queried lazily by line, as JSON or as Markdown, with token
+//! counts — the function-calling tools forged over them, and the agent
+//! [`Turn`] that spools results, offers the tools and runs their calls.
+//! See the README for the line rules, grep's dialect, the JSON formats and
+//! the turn's lifecycle.
 //!
 //! ```
 //! use flexmd_artifact::{MemoryReader, SpooledArtifact};
@@ -18,6 +20,7 @@ mod markdown;
 mod reader;
 mod tokens;
 mod tools;
+mod turn;
 
 pub use artifact::SpooledArtifact;
 pub use error::ArtifactError;
@@ -30,7 +33,10 @@ pub use markdown::{
 };
 pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};
-pub use tools::{Artifact, Caps, ToolDefinition, ToolSet, forge_tools};
+pub use tools::{
+    Artifact, ArtifactKind, Caps, ToolDefinition, ToolSet, default_serialise, forge_tools,
+};
+pub use turn::{CustomTool, ResultKind, SerialiseFn, ToolFn, ToolOutput, Turn, TurnOptions};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

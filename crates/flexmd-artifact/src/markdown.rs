@@ -156,6 +156,14 @@ impl SpooledMarkdownArtifact {
         }
     }
 
+    /// A Markdown artifact over an artifact already built.
+    pub(crate) fn from_base(base: SpooledArtifact) -> Self {
+        Self {
+            base,
+            index: OnceLock::new(),
+        }
+    }
+
     /// The line operations (`head`, `grep`, ...).
     pub fn base(&self) -> &SpooledArtifact {
         &self.base

@@ -20,6 +20,17 @@ pub enum Artifact {
     Markdown(SpooledMarkdownArtifact),
 }
 
+/// The kinds of [`Artifact`], for saying which a tool works on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArtifactKind {
+    /// Plain text.
+    Text,
+    /// JSON, JSON5 or JSON Lines.
+    Json,
+    /// Markdown.
+    Markdown,
+}
+
 impl Artifact {
     /// The line operations every artifact has.
     pub fn base(&self) -> &SpooledArtifact {
@@ -27,6 +38,15 @@ impl Artifact {
             Self::Text(a) => a,
             Self::Json(a) => a.base(),
             Self::Markdown(a) => a.base(),
+        }
+    }
+
+    /// Which kind it is.
+    pub fn kind(&self) -> ArtifactKind {
+        match self {
+            Self::Text(_) => ArtifactKind::Text,
+            Self::Json(_) => ArtifactKind::Json,
+            Self::Markdown(_) => ArtifactKind::Markdown,
         }
     }
 }
@@ -38,6 +58,16 @@ pub struct Caps {
     pub lines: usize,
     /// Bytes of any result.
     pub bytes: usize,
+}
+
+impl Caps {
+    /// No caps: every line and byte.
+    pub fn unlimited() -> Self {
+        Self {
+            lines: usize::MAX,
+            bytes: usize::MAX,
+        }
+    }
 }
 
 impl Default for Caps {
@@ -354,6 +384,20 @@ pub struct ToolDefinition {
     pub parameters: Value,
 }
 
+impl ToolDefinition {
+    /// This tool in OpenAI's format
+    /// (`{"type": "function", "function": {name, description, parameters}}`).
+    pub fn to_openai(&self) -> Value {
+        json!({"type": "function", "function": {
+            "name": self.name, "description": self.description, "parameters": self.parameters}})
+    }
+
+    /// This tool in Anthropic's format (`{name, description, input_schema}`).
+    pub fn to_anthropic(&self) -> Value {
+        json!({"name": self.name, "description": self.description, "input_schema": self.parameters})
+    }
+}
+
 /// The tools forged for a set of artifacts, and the dispatcher for calls.
 #[derive(Debug)]
 pub struct ToolSet<'a> {
@@ -430,11 +474,8 @@ impl<'a> ToolSet<'a> {
     pub fn to_openai(&self) -> Value {
         Value::Array(
             self.definitions()
-                .into_iter()
-                .map(|d| {
-                    json!({"type": "function", "function": {
-                        "name": d.name, "description": d.description, "parameters": d.parameters}})
-                })
+                .iter()
+                .map(ToolDefinition::to_openai)
                 .collect(),
         )
     }
@@ -444,10 +485,27 @@ impl<'a> ToolSet<'a> {
     pub fn to_anthropic(&self) -> Value {
         Value::Array(
             self.definitions()
-                .into_iter()
-                .map(|d| json!({"name": d.name, "description": d.description, "input_schema": d.parameters}))
+                .iter()
+                .map(ToolDefinition::to_anthropic)
                 .collect(),
         )
+    }
+
+    /// Whether the tool `name` reads artifacts.
+    pub(crate) fn names_forged_tool(name: &str) -> bool {
+        SPECS.iter().any(|s| s.name == name)
+    }
+
+    /// The names of the tools that work on an artifact of `kind`.
+    pub(crate) fn tool_names(kind: ArtifactKind) -> impl Iterator<Item = &'static str> {
+        SPECS
+            .iter()
+            .filter(move |s| match s.family {
+                Family::Base => true,
+                Family::Json => kind == ArtifactKind::Json,
+                Family::Markdown => kind == ArtifactKind::Markdown,
+            })
+            .map(|s| s.name)
     }
 
     /// Runs the tool `name` with `arguments` (JSON text, an object) and
@@ -826,6 +884,25 @@ impl std::io::Write for Indented<'_> {
     }
 }
 
+/// A tool's return value as the model reads it (the seed's
+/// `defaultSerialise`): a string as is, a list of strings one per line, a
+/// number in decimal, anything else as 2-space pretty JSON. Where the seed
+/// would answer with nothing, the text says so: `(empty list)` for `[]`,
+/// `(undefined)` for no value (`null`), `(1 empty line)` for `[""]`.
+///
+/// ```
+/// use flexmd_artifact::default_serialise;
+/// use serde_json::json;
+/// assert_eq!(default_serialise(&json!("as is")), "as is");
+/// assert_eq!(default_serialise(&json!(["a", "b"])), "a\nb");
+/// assert_eq!(default_serialise(&json!(42)), "42");
+/// assert_eq!(default_serialise(&json!({"a": [1]})), "{\n  \"a\": [\n    1\n  ]\n}");
+/// assert_eq!(default_serialise(&json!([])), "(empty list)");
+/// ```
+pub fn default_serialise(value: &Value) -> String {
+    value_result(value, Caps::unlimited())
+}
+
 fn value_result(value: &dyn erased::Serialize, caps: Caps) -> String {
     let value = value.to_value().unwrap_or(Value::Null);
     let text = match &value {
@@ -842,6 +919,16 @@ fn value_result(value: &dyn erased::Serialize, caps: Caps) -> String {
         Value::Null => return "(undefined)".to_owned(),
         other => serde_json::to_string_pretty(other).unwrap_or_default(),
     };
+    cap_bytes(text, caps)
+}
+
+/// [`value_result`] for a value given as JSON (custom tools).
+pub(crate) fn capped_value(value: &Value, caps: Caps) -> String {
+    value_result(value, caps)
+}
+
+/// [`cap_bytes`] for the turn's inline results.
+pub(crate) fn capped(text: String, caps: Caps) -> String {
     cap_bytes(text, caps)
 }
 

@@ -18,8 +18,14 @@ use crate::{print, print_json};
 /// How to read the files.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(crate) enum Kind {
-    /// JSON, JSON5 or JSON Lines.
+    /// JSON, JSON5 or JSON Lines, told apart by content.
     Json,
+    /// JSON5 (comments, trailing commas, unquoted keys).
+    Json5,
+    /// JSON Lines: one value per line.
+    Jsonl,
+    /// The same as jsonl, under its other name.
+    Ndjson,
     /// Markdown.
     Markdown,
     /// Plain text (the line tools only).
@@ -30,7 +36,8 @@ pub(crate) enum Kind {
 #[derive(Debug, Args)]
 pub(crate) struct KindArg {
     /// Read every file as this kind (default: from the extension: .json,
-    /// .json5, .jsonl, .ndjson are JSON; .md, .markdown Markdown; else text).
+    /// .json5, .jsonl, .ndjson are JSON of that format; .md, .markdown
+    /// Markdown; else text).
     #[arg(long = "as", value_enum)]
     kind: Option<Kind>,
 }
@@ -98,7 +105,10 @@ fn open(path: &Path, kind: Option<Kind>) -> Result<(String, Artifact), CliError>
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     let kind = kind.unwrap_or(match extension.as_deref() {
-        Some("json" | "json5" | "jsonl" | "ndjson") => Kind::Json,
+        Some("json") => Kind::Json,
+        Some("json5") => Kind::Json5,
+        Some("jsonl") => Kind::Jsonl,
+        Some("ndjson") => Kind::Ndjson,
         Some("md" | "markdown") => Kind::Markdown,
         _ => Kind::Text,
     });
@@ -114,16 +124,18 @@ fn open(path: &Path, kind: Option<Kind>) -> Result<(String, Artifact), CliError>
     if show {
         eprintln!();
     }
-    let hint = match extension.as_deref() {
-        Some("json5") => Some(JsonFormat::Json5),
-        Some("jsonl") => Some(JsonFormat::Jsonl),
-        Some("ndjson") => Some(JsonFormat::Ndjson),
+    let format = match kind {
+        Kind::Json5 => Some(JsonFormat::Json5),
+        Kind::Jsonl => Some(JsonFormat::Jsonl),
+        Kind::Ndjson => Some(JsonFormat::Ndjson),
         _ => None,
     };
     let artifact = match kind {
         Kind::Text => Artifact::Text(SpooledArtifact::new(reader)),
         Kind::Markdown => Artifact::Markdown(SpooledMarkdownArtifact::new(reader)),
-        Kind::Json => Artifact::Json(SpooledJsonArtifact::new(reader, hint)?),
+        Kind::Json | Kind::Json5 | Kind::Jsonl | Kind::Ndjson => {
+            Artifact::Json(SpooledJsonArtifact::new(reader, format)?)
+        }
     };
     Ok((name, artifact))
 }
