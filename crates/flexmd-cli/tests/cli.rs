@@ -1728,4 +1728,29 @@ mod seed {
         );
         assert_eq!(out, json!({"phases": []}));
     }
+
+    #[test]
+    fn artifact_takes_the_json_format_hint() {
+        let dir = scratch("format-hint");
+        let file = dir.join("records.txt");
+        std::fs::write(&file, "{\"a\": 1}\n{\"b\": 2}\n").unwrap();
+        let file = file.to_str().unwrap();
+        for (kind, shown) in [
+            ("json", "jsonl\n"),
+            ("jsonl", "jsonl\n"),
+            ("ndjson", "ndjson\n"),
+        ] {
+            flexmd()
+                .args(["artifact", "json-type", file, "--as", kind])
+                .assert()
+                .success()
+                .stdout(shown);
+        }
+        // The seed's slice: negative indexes count from the end.
+        flexmd()
+            .args(["artifact", "json-slice", file, "--as", "jsonl", "start=-1"])
+            .assert()
+            .success()
+            .stdout("[\n  {\n    \"b\": 2\n  }\n]\n");
+    }
 }
