@@ -522,13 +522,7 @@ impl<'a> ToolSet<'a> {
                 names.join(", ")
             )));
         };
-        let args: Value = if arguments.trim().is_empty() {
-            Value::Object(Map::new())
-        } else {
-            serde_json::from_str(arguments).map_err(|e| {
-                ArtifactError::Call(format!("{name}: the arguments are not JSON: {e}"))
-            })?
-        };
+        let args = parse_arguments(name, arguments)?;
         let args = Args::check(spec, ids, &args)?;
         let artifact = self
             .artifacts
@@ -956,6 +950,37 @@ fn cap_bytes(text: String, caps: Caps) -> String {
     )
 }
 
+/// A call's arguments as JSON (`""` is no arguments).
+pub(crate) fn parse_arguments(name: &str, arguments: &str) -> Result<Value, ArtifactError> {
+    if arguments.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    serde_json::from_str(arguments)
+        .map_err(|e| ArtifactError::Call(format!("{name}: the arguments are not JSON: {e}")))
+}
+
+/// The `callId` of a call to the tool `name`, which must be one of `ids`.
+pub(crate) fn call_id<'v>(
+    name: &str,
+    ids: &[&str],
+    args: &'v Map<String, Value>,
+) -> Result<&'v str, ArtifactError> {
+    let quoted = ids
+        .iter()
+        .map(|i| format!("\"{i}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match args.get("callId") {
+        Some(Value::String(id)) if ids.contains(&id.as_str()) => Ok(id.as_str()),
+        Some(other) => Err(ArtifactError::Call(format!(
+            "{name}: `callId` must be one of {quoted} (got {other})"
+        ))),
+        None => Err(ArtifactError::Call(format!(
+            "{name}: `callId` is required: one of {quoted}"
+        ))),
+    }
+}
+
 /// Checked arguments of one call.
 struct Args<'v> {
     call_id: &'v str,
@@ -988,21 +1013,7 @@ impl<'v> Args<'v> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let call_id = match map.get("callId") {
-            Some(Value::String(id)) if ids.contains(&id.as_str()) => id.as_str(),
-            Some(other) => {
-                return Err(fail(format!(
-                    "`callId` must be one of {} (got {other})",
-                    quoted(ids)
-                )));
-            }
-            None => {
-                return Err(fail(format!(
-                    "`callId` is required: one of {}",
-                    quoted(ids)
-                )));
-            }
-        };
+        let call_id = call_id(name, ids, map)?;
         let mut ints = Vec::new();
         for param in spec.params {
             let value = map.get(param.name());

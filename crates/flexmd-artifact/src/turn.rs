@@ -16,7 +16,8 @@ use crate::markdown::SpooledMarkdownArtifact;
 use crate::reader::MemoryReader;
 use crate::tokens::{Encoding, count_tokens};
 use crate::tools::{
-    Artifact, ArtifactKind, Caps, ToolDefinition, ToolSet, capped, capped_value, forge_tools,
+    Artifact, ArtifactKind, Caps, ToolDefinition, ToolSet, call_id, capped, capped_value,
+    forge_tools, parse_arguments,
 };
 
 /// Content from this size on is not token-counted for the notice (the
@@ -466,17 +467,21 @@ impl Turn {
             .filter(|d| !self.custom.iter().any(|t| t.name == d.name))
             .collect();
         for tool in &self.custom {
-            let ids: Vec<&str> = self
-                .artifacts
-                .iter()
-                .filter(|(_, a)| tool.applies_to(a))
-                .map(|(id, _)| id.as_str())
-                .collect();
+            let ids = self.ids_for(tool);
             if !ids.is_empty() {
                 out.push(tool.definition(&ids));
             }
         }
         out
+    }
+
+    /// The `callId`s of the artifacts `tool` reads.
+    fn ids_for(&self, tool: &CustomTool) -> Vec<&str> {
+        self.artifacts
+            .iter()
+            .filter(|(_, a)| tool.applies_to(a))
+            .map(|(id, _)| id.as_str())
+            .collect()
     }
 
     /// The host's tools with this turn's artifact tools merged in: a host
@@ -508,42 +513,13 @@ impl Turn {
         let Some(tool) = self.custom.iter().find(|t| t.name == name) else {
             return self.forged().call(name, arguments);
         };
-        let args: Value = if arguments.trim().is_empty() {
-            Value::Object(Map::new())
-        } else {
-            serde_json::from_str(arguments).map_err(|e| {
-                ArtifactError::Call(format!("{name}: the arguments are not JSON: {e}"))
-            })?
-        };
-        let Value::Object(args) = args else {
+        let Value::Object(args) = parse_arguments(name, arguments)? else {
             return Err(ArtifactError::Call(format!(
                 "{name}: the arguments must be a JSON object"
             )));
         };
-        let ids: Vec<&str> = self
-            .artifacts
-            .iter()
-            .filter(|(_, a)| tool.applies_to(a))
-            .map(|(id, _)| id.as_str())
-            .collect();
-        let quoted = ids
-            .iter()
-            .map(|i| format!("\"{i}\""))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let artifact = match args.get("callId") {
-            Some(Value::String(id)) if ids.contains(&id.as_str()) => self.artifact(id),
-            Some(other) => {
-                return Err(ArtifactError::Call(format!(
-                    "{name}: `callId` must be one of {quoted} (got {other})"
-                )));
-            }
-            None => {
-                return Err(ArtifactError::Call(format!(
-                    "{name}: `callId` is required: one of {quoted}"
-                )));
-            }
-        };
+        let id = call_id(name, &self.ids_for(tool), &args)?;
+        let artifact = self.artifact(id);
         let artifact =
             artifact.ok_or_else(|| ArtifactError::Call(format!("{name}: no artifact")))?;
         let own = tool.check(&args)?;

@@ -10,7 +10,7 @@
 
 use flexmd_artifact::{
     GrepFlags, GrepPattern, JsonFormat, MemoryReader, SpooledArtifact, SpooledJsonArtifact,
-    SpooledMarkdownArtifact,
+    SpooledMarkdownArtifact, compile_path,
 };
 use proptest::prelude::*;
 
@@ -79,5 +79,18 @@ proptest! {
         let hinted = SpooledJsonArtifact::new(MemoryReader::new(text), Some(JsonFormat::Jsonl)).unwrap();
         let _ = hinted.json_filter(path);
         let _ = hinted.json_slice(Some(1), None);
+    }
+
+    /// JSONPath-Plus rewriting never panics, and what it accepts runs.
+    #[test]
+    fn jsonpath_plus_paths_never_panic(pieces in prop::collection::vec(prop::sample::select(vec![
+        "$", "..", ".", "a", "[", "]", "?", "(", ")", "@", "@root", "===", "!==", "==", "=", "<",
+        "'", "\"", "\\", "/", "/x/i", ".match(", ".test(", "&&", "||", "1", "-", "*", "~",
+        "(@.length-1)", "@parent", ".length", " ", "é",
+    ]), 0..30)) {
+        let path = pieces.concat();
+        if let Ok(compiled) = compile_path(&path) {
+            let _ = compiled.query(&serde_json::json!([{"a": "x", "b": [1, 2]}])).all();
+        }
     }
 }

@@ -1616,117 +1616,76 @@ mod seed {
         assert_eq!(report["errors"][0]["message"], "Schema not found: nope");
     }
 
+    /// `flexmd run ARGS --llm-cmd MODEL Estimate.` from `dir`, where MODEL
+    /// answers `answers` in turn: the exit code, stdout as JSON, stderr.
+    fn run_in(
+        dir: &std::path::Path,
+        model: &std::path::Path,
+        args: &[&str],
+        answers: &[&str],
+    ) -> (i32, Value, String) {
+        std::fs::create_dir_all(model).unwrap();
+        let cmd = super::schema::scripted(model, answers);
+        let out = flexmd()
+            .current_dir(dir)
+            .env_remove("FLEXMD_CONFIG")
+            .arg("run")
+            .args(args)
+            .args(["--llm-cmd", &cmd, "Estimate."])
+            .output()
+            .unwrap();
+        let stdout = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code().unwrap_or(-1), stdout, stderr)
+    }
+
     #[test]
     fn run_takes_the_agent_the_flow_step_and_the_config() {
         let (root, deep) = project("run-agent", CONFIG);
-        // Each scripted model counts its calls in a directory of its own.
-        let model = |root: &std::path::Path, n: usize| {
-            let dir = root.join(format!("model{n}"));
-            std::fs::create_dir_all(&dir).unwrap();
-            dir
-        };
-        let cmd = super::schema::scripted(
-            &model(&root, 1),
-            &["{\"points\": \"3\"}", "{\"points\": 3}"],
-        );
+        let answers = ["{\"points\": \"3\"}", "{\"points\": 3}"];
         // --agent: the ticket schema; no coercion (config), so a retry.
-        let out = flexmd()
-            .current_dir(&deep)
-            .env_remove("FLEXMD_CONFIG")
-            .args([
-                "run",
-                "--agent",
-                "ticket-bot",
-                "--llm-cmd",
-                &cmd,
-                "Estimate.",
-            ])
-            .assert()
-            .success()
-            .get_output()
-            .clone();
-        assert_eq!(
-            serde_json::from_slice::<Value>(&out.stdout).unwrap(),
-            json!({"points": 3})
+        let (code, data, stderr) = run_in(
+            &deep,
+            &root.join("m1"),
+            &["--agent", "ticket-bot"],
+            &answers,
         );
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((code, data), (0, json!({"points": 3})));
         assert!(stderr.starts_with("valid on attempt 2"), "{stderr}");
         // A flow step: its agent's schema, and `retryOnSchemaError: false`
         // means one attempt only.
+        let step = root.join("step.json");
         std::fs::write(
-            root.join("step.json"),
+            &step,
             r#"{"id": "estimate", "type": "agent", "agent": "ticket-bot",
                 "config": {"retryOnSchemaError": false, "maxSchemaRetries": 5}}"#,
         )
         .unwrap();
-        let cmd = super::schema::scripted(
-            &model(&root, 2),
-            &["{\"points\": \"3\"}", "{\"points\": 3}"],
-        );
-        let step = root.join("step.json");
-        let out = flexmd()
-            .current_dir(&deep)
-            .env_remove("FLEXMD_CONFIG")
-            .args([
-                "run",
-                "--step",
-                step.to_str().unwrap(),
-                "--llm-cmd",
-                &cmd,
-                "Estimate.",
-            ])
-            .assert()
-            .code(1)
-            .get_output()
-            .clone();
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let step = step.to_str().unwrap();
+        let (code, _, stderr) = run_in(&deep, &root.join("m2"), &["--step", step], &answers);
+        assert_eq!(code, 1);
         assert!(
             stderr.contains("no valid answer after 1 attempt"),
             "{stderr}"
         );
         // Not strict: the best attempt is printed and the exit is 0.
-        let cmd = super::schema::scripted(&model(&root, 3), &["{\"points\": \"3\"}"]);
-        let out = flexmd()
-            .current_dir(&deep)
-            .env_remove("FLEXMD_CONFIG")
-            .args([
-                "run",
-                "--step",
-                step.to_str().unwrap(),
-                "--no-strict",
-                "--llm-cmd",
-                &cmd,
-                "Estimate.",
-            ])
-            .assert()
-            .success()
-            .get_output()
-            .clone();
-        assert_eq!(
-            serde_json::from_slice::<Value>(&out.stdout).unwrap(),
-            json!({"points": "3"})
-        );
-        // `outputSchema` wins over the agent's default.
-        std::fs::write(
-            root.join("step2.json"),
-            r#"{"agent": "ticket-bot", "outputSchema": "plan"}"#,
-        )
-        .unwrap();
-        let cmd = super::schema::scripted(&model(&root, 4), &["{\"phases\": []}"]);
-        let step2 = root.join("step2.json");
-        let out = stdout_in(
+        let (code, data, _) = run_in(
             &deep,
-            &[
-                "run",
-                "--step",
-                step2.to_str().unwrap(),
-                "--llm-cmd",
-                &cmd,
-                "Plan.",
-            ],
-            "",
+            &root.join("m3"),
+            &["--step", step, "--no-strict"],
+            &answers,
         );
-        assert_eq!(out, json!({"phases": []}));
+        assert_eq!((code, data), (0, json!({"points": "3"})));
+        // `outputSchema` wins over the agent's default.
+        let step2 = root.join("step2.json");
+        std::fs::write(&step2, r#"{"agent": "ticket-bot", "outputSchema": "plan"}"#).unwrap();
+        let (code, data, _) = run_in(
+            &deep,
+            &root.join("m4"),
+            &["--step", step2.to_str().unwrap()],
+            &["{\"phases\": []}"],
+        );
+        assert_eq!((code, data), (0, json!({"phases": []})));
     }
 
     #[test]
