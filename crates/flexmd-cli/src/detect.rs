@@ -84,12 +84,21 @@ pub(crate) fn json_as(
             .into());
         }
         let text = read_text(Some(path))?;
-        if text.text.trim_start().starts_with('{') {
-            schema_json = text.json::<serde_json::Value>()?;
-            Target::Schema(&schema_json)
+        let json = if text.text.trim_start().starts_with('{') {
+            Some(text.json::<serde_json::Value>()?)
         } else {
-            spec = crate::ofs::read_spec(path)?;
-            Target::Spec(&spec)
+            None
+        };
+        match json {
+            // OutputFormatSpec JSON is a spec, not a JSON Schema.
+            Some(value) if !is_spec_json(&value) => {
+                schema_json = value;
+                Target::Schema(&schema_json)
+            }
+            _ => {
+                spec = crate::ofs::read_spec(path)?;
+                Target::Spec(&spec)
+            }
         }
     };
     let aligned = match registry.find_json_as(&input.text, target, preset) {
@@ -192,4 +201,25 @@ fn explain_nothing_found(input: &crate::input::Input) {
     } else {
         eprintln!("no JSON value found in {}", input.name);
     }
+}
+
+/// Whether JSON is an OutputFormatSpec rather than a JSON Schema: it says
+/// so (`descriptorType`), or it lists `sections` and has none of a schema's
+/// keywords.
+fn is_spec_json(value: &serde_json::Value) -> bool {
+    value.get("descriptorType").and_then(|d| d.as_str()) == Some("output_format_spec")
+        || (value
+            .get("sections")
+            .is_some_and(serde_json::Value::is_array)
+            && [
+                "$schema",
+                "type",
+                "properties",
+                "$ref",
+                "allOf",
+                "anyOf",
+                "oneOf",
+            ]
+            .iter()
+            .all(|k| value.get(k).is_none()))
 }

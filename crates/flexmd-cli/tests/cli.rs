@@ -1712,4 +1712,26 @@ mod seed {
             .success()
             .stdout("[\n  {\n    \"b\": 2\n  }\n]\n");
     }
+
+    #[test]
+    fn json_schema_takes_a_spec_in_either_form_and_keeps_none_sections() {
+        let dir = scratch("json-spec");
+        let json_spec = dir.join("spec.json");
+        let md_spec = dir.join("spec.md");
+        std::fs::write(&json_spec, stdout(&["ofs", "default", "--json"], "")).unwrap();
+        std::fs::write(&md_spec, stdout(&["ofs", "default"], "")).unwrap();
+        let answer = "## Short answer\nYes\n## Long answer\nMore\n## Reasoning\n1. a\n## Assumptions\n- b\n## Unknowns\nNone\n";
+        for spec in [&json_spec, &md_spec] {
+            let value: Value = serde_json::from_str(&stdout(
+                &["json", "--schema", spec.to_str().unwrap()],
+                answer,
+            ))
+            .unwrap();
+            assert_eq!(
+                value,
+                json!({"Short answer": "Yes", "Long answer": "More", "Reasoning": ["a"],
+                       "Assumptions": ["b"], "Unknowns": null})
+            );
+        }
+    }
 }

@@ -448,6 +448,9 @@ fn markdown_sections(
     spec: Option<&OutputFormatSpec>,
     resources: &HashMap<String, Value>,
 ) -> Option<Candidate> {
+    // With a spec, a section written as its empty value is `null` (its
+    // JSON Schema allows that); sections read for a plain schema leave it out.
+    let keep_null = spec.is_some();
     let (spec, keys): (OutputFormatSpec, Vec<String>) = match spec {
         Some(spec) => (
             spec.clone(),
@@ -486,6 +489,13 @@ fn markdown_sections(
     let mut object = Map::new();
     for (section, key) in spec.sections.iter().zip(keys) {
         match json.get(&section.name) {
+            // A section the answer has, written as the empty value (`None`),
+            // is `null`; one it lacks is left out.
+            Some(Value::Null)
+                if keep_null && extracted.sections_by_name.contains_key(&section.name) =>
+            {
+                object.insert(key, Value::Null);
+            }
             Some(Value::Null) | None => {}
             Some(value) => {
                 object.insert(key, value.clone());

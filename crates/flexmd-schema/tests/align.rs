@@ -290,6 +290,16 @@ fn a_markdown_answer_becomes_the_object_its_headings_name() {
         aligned.value,
         json!({"Answer": "Yes.", "Risks": ["none really"]})
     );
+    // A section written `None` is `null`, as the spec's JSON says.
+    let aligned = Registry::new()
+        .find_json_as(
+            "## Answer\nYes.\n\n## Risks\nNone\n",
+            Target::Spec(&spec),
+            Preset::Standard,
+        )
+        .unwrap();
+    assert!(aligned.valid, "{:?}", aligned.errors);
+    assert_eq!(aligned.value, json!({"Answer": "Yes.", "Risks": null}));
 }
 
 #[test]
