@@ -77,7 +77,7 @@ fn read_spec_input(
         Ok(parsed) => Ok((input, parsed)),
         Err(source) => {
             let span = match &source {
-                SpecError::Json { span, .. } => Some(*span),
+                SpecError::Json { span, .. } | SpecError::BadLine { span, .. } => Some(*span),
                 SpecError::NotASpec => None,
             };
             Err(CliError::BadSpec(Box::new(BadSpec {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 use flexmd_schema::{
     CommandModel, Expected, FlowStep, ProjectConfig, Registry, Retrier, RetryError, SchemaError,
-    TransformOptions, ValidationSettings, hints, infer_schema,
+    TransformOptions, ValidationSettings, check_schema_name, hints, infer_schema,
 };
 use serde_json::{Value, json};
 
@@ -103,12 +103,12 @@ pub(crate) enum SchemaCommand {
     /// Infer a schema from an example JSON file and save it as NAME.json in
     /// the custom schema directory.
     Create {
-        /// The new schema's name.
+        /// The new schema's name: letters, digits, `_` and `-`.
         name: String,
         /// The example JSON (or a model's answer holding it).
         #[arg(long)]
         from_example: PathBuf,
-        /// Replace an existing file.
+        /// Replace an existing file, or shadow a predefined schema of that name.
         #[arg(long)]
         force: bool,
     },
@@ -314,6 +314,13 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
             from_example,
             force,
         } => {
+            check_schema_name(&name)?;
+            // A predefined schema is replaced only on purpose.
+            if Registry::new().get(&name).is_some() && !force {
+                return Err(CliError::Usage(format!(
+                    "`{name}` is a predefined schema; pass --force to replace it with your own"
+                )));
+            }
             let input = read_text(Some(&from_example))?;
             let Some(example) = found_value(&input) else {
                 eprintln!("no JSON value found in {}", input.name);

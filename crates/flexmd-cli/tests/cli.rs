@@ -1734,4 +1734,52 @@ mod seed {
             );
         }
     }
+
+    #[test]
+    fn a_spec_with_a_misspelt_kind_is_refused() {
+        let dir = scratch("misspelt");
+        let spec = dir.join("spec.md");
+        std::fs::write(&spec, "- Summary — prose\n- Steps — orderd list\n").unwrap();
+        let out = flexmd()
+            .args(["validate", "--spec", spec.to_str().unwrap()])
+            .write_stdin("## Summary\nok\n")
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("did you mean") && stderr.contains("ordered list"),
+            "{stderr}"
+        );
+    }
+
+    #[test]
+    fn schema_create_keeps_inside_the_directory_and_the_predefined_schemas() {
+        let dir = scratch("create-names");
+        std::fs::write(dir.join("ex.json"), r#"{"a": 1}"#).unwrap();
+        let create = |name: &str, force: bool| {
+            let mut cmd = flexmd();
+            cmd.current_dir(&dir).env_remove("FLEXMD_CONFIG").args([
+                "schema",
+                "create",
+                name,
+                "--from-example",
+                "ex.json",
+            ]);
+            if force {
+                cmd.arg("--force");
+            }
+            cmd.output().unwrap()
+        };
+        let out = create("../evil", false);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("is not a schema name"));
+        assert!(!dir.join(".planning/evil.json").exists() && !dir.join("evil.json").exists());
+        let out = create("review", false);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("is a predefined schema"));
+        assert_eq!(create("review", true).status.code(), Some(0));
+        assert!(dir.join(".planning/schemas/review.json").exists());
+    }
 }

@@ -26,6 +26,24 @@ pub enum SpecError {
         #[label("here")]
         span: SourceSpan,
     },
+    /// A line of the spec that cannot stand: a section whose kind is
+    /// misspelt (`orderd list`).
+    #[error("{line}:{column}: {message}")]
+    #[diagnostic(
+        code(ofs::invalid_spec_line),
+        help("kinds are `prose`, `list` and `ordered list`")
+    )]
+    BadLine {
+        /// What is wrong, and the nearest kind.
+        message: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+        /// Where in the text.
+        #[label("here")]
+        span: SourceSpan,
+    },
     /// The text is Markdown, but names no section and no table.
     #[error("no output format spec here: no line names a section or a table")]
     #[diagnostic(

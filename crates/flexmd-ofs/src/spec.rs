@@ -50,15 +50,11 @@ pub fn parse_spec(md: &str) -> Parsed<OutputFormatSpec> {
     let mut spec = OutputFormatSpec::default();
     let mut diagnostics = Vec::new();
     let index = LineIndex::new(md);
-    let mut warn = |code: &str, message: String, span: std::ops::Range<usize>| {
-        diagnostics.push(Diagnostic::new(
-            code,
-            Severity::Warning,
-            message,
-            span,
-            &index,
-        ));
-    };
+    let mut report =
+        |severity: Severity, code: &str, message: String, span: std::ops::Range<usize>| {
+            diagnostics.push(Diagnostic::new(code, severity, message, span, &index));
+        };
+    let warn = Severity::Warning;
     let mut block = Block::Sections;
     let mut seen_content = false;
     // Normalised names already listed (a set: a spec may be huge).
@@ -78,7 +74,8 @@ pub fn parse_spec(md: &str) -> Parsed<OutputFormatSpec> {
                 Block::Sections => match section_item(item) {
                     Ok((section, synonym)) => {
                         if let Some(word) = synonym {
-                            warn(
+                            report(
+                                warn,
                                 "ofs::kind_synonym",
                                 format!(
                                     "`{word}` read as `{}`; write `{}` to be exact",
@@ -89,7 +86,8 @@ pub fn parse_spec(md: &str) -> Parsed<OutputFormatSpec> {
                             );
                         }
                         if !seen_names.insert(normalize_title(&section.name)) {
-                            warn(
+                            report(
+                                warn,
                                 "ofs::duplicate_section",
                                 format!(
                                     "section `{}` is listed twice; the first is kept",
@@ -101,15 +99,28 @@ pub fn parse_spec(md: &str) -> Parsed<OutputFormatSpec> {
                             spec.sections.push(section);
                         }
                     }
-                    Err(message) => warn("ofs::unknown_line", message, span),
+                    Err(message) => match mistyped_kind(item) {
+                        // A kind one or two letters off is a typo: dropping
+                        // the section would let every answer pass it.
+                        Some((name, written, nearest)) => report(
+                            Severity::Error,
+                            "ofs::unknown_kind",
+                            format!(
+                                "section `{name}`: unknown kind `{written}`; did you mean `{nearest}`?"
+                            ),
+                            span,
+                        ),
+                        None => report(warn, "ofs::unknown_line", message, span),
+                    },
                 },
                 Block::Tables => match table_item(item) {
                     Ok(table) => spec.tables.push(table),
-                    Err(message) => warn("ofs::unknown_line", message, span),
+                    Err(message) => report(warn, "ofs::unknown_line", message, span),
                 },
                 Block::Empty => match empty_value(item) {
                     Some(value) => spec.empty_section_value = value,
-                    None => warn(
+                    None => report(
+                        warn,
                         "ofs::unknown_line",
                         "expected `If a section is empty, write `None`.`".to_owned(),
                         span,
@@ -131,7 +142,8 @@ pub fn parse_spec(md: &str) -> Parsed<OutputFormatSpec> {
         {
             // The block's title: any heading level, a bold line, or a label.
         } else {
-            warn(
+            report(
+                warn,
                 "ofs::unknown_line",
                 format!("not part of an output format spec: {trimmed:?}; ignored"),
                 span,
@@ -204,6 +216,57 @@ const KINDS: [(&str, SectionKind, bool); 12] = [
     ("text", SectionKind::Prose, true),
     ("steps", SectionKind::OrderedList, true),
 ];
+
+/// For a section line whose kind is no kind: the name, the kind as
+/// written and the kind it is nearest to, when that is at most two edits
+/// away (`orderd list` → `ordered list`).
+fn mistyped_kind(item: &str) -> Option<(String, String, &'static str)> {
+    let (at, len) = DELIMITERS
+        .iter()
+        .filter_map(|d| item.rfind(d).map(|i| (i, d.len())))
+        .max_by_key(|&(i, _)| i)?;
+    let name = item.get(..at)?.trim();
+    let written = item
+        .get(at + len..)?
+        .split([',', '(', ';'])
+        .next()?
+        .trim()
+        .to_lowercase();
+    // Kind words are short; anything long is prose, not a typo.
+    if name.is_empty() || written.is_empty() || written.chars().count() > 20 {
+        return None;
+    }
+    KINDS
+        .iter()
+        .map(|(word, kind, _)| (edit_distance(&written, word), kind_name(*kind)))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, nearest)| (name.to_owned(), written, nearest))
+}
+
+/// Levenshtein distance between two short strings, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = i;
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let above = row.get(j + 1).copied().unwrap_or(usize::MAX);
+            let left = row.get(j).copied().unwrap_or(usize::MAX);
+            let next = (diagonal + usize::from(ca != *cb))
+                .min(above.saturating_add(1))
+                .min(left.saturating_add(1));
+            diagonal = above;
+            if let Some(cell) = row.get_mut(j + 1) {
+                *cell = next;
+            }
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}
 
 /// `kind[, hint]`, `kind (hint)`, `kind — hint`.
 fn kind_and_hint(rest: &str) -> Option<(SectionKind, Option<String>, Option<String>)> {
@@ -341,9 +404,9 @@ pub fn default_spec() -> OutputFormatSpec {
 /// first non-blank character is `{` is OutputFormatSpec JSON, anything else
 /// is the Markdown block [`parse_spec`] reads (its diagnostics are kept).
 ///
-/// Text that is neither — JSON that is not a spec, or Markdown that names
-/// no section and no table — is a [`SpecError`], never an empty spec that
-/// would pass every answer.
+/// Text that is neither — JSON that is not a spec, Markdown that names
+/// no section and no table, or a section whose kind is misspelt — is a
+/// [`SpecError`], never a spec that would pass what it should not.
 ///
 /// ```
 /// let md = flexmd_ofs::read_spec("- Summary — prose\n").unwrap().value;
@@ -384,6 +447,18 @@ pub fn read_spec(text: &str) -> Result<Parsed<OutputFormatSpec>, SpecError> {
             });
     }
     let parsed = parse_spec(text);
+    if let Some(bad) = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+    {
+        return Err(SpecError::BadLine {
+            message: bad.message.clone(),
+            line: bad.line,
+            column: bad.column,
+            span: (bad.span.start, bad.span.len()).into(),
+        });
+    }
     if parsed.value.sections.is_empty() && parsed.value.tables.is_empty() {
         return Err(SpecError::NotASpec);
     }

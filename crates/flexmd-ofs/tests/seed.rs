@@ -132,3 +132,46 @@ fn a_leading_byte_order_mark_hides_neither_the_spec_title_nor_a_section() {
     let extracted = flexmd_ofs::extract("\u{feff}# Foo\n\nHi", &spec, &Default::default());
     assert_eq!(flexmd_ofs::to_json(&extracted, &spec), json!({"Foo": "Hi"}));
 }
+
+#[test]
+fn a_misspelt_kind_is_an_error_that_names_the_nearest_kind() {
+    let spec = "## Output format\n- Summary — prose\n- Steps — orderd list\n- Risks: lsit, short\n";
+    let parsed = parse_spec(spec);
+    let errors: Vec<(&str, usize, &str)> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == flexmd_core::Severity::Error)
+        .map(|d| (d.code.as_str(), d.line, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                "ofs::unknown_kind",
+                3,
+                "section `Steps`: unknown kind `orderd list`; did you mean `ordered list`?"
+            ),
+            (
+                "ofs::unknown_kind",
+                4,
+                "section `Risks`: unknown kind `lsit`; did you mean `list`?"
+            ),
+        ]
+    );
+    let SpecError::BadLine {
+        line,
+        column,
+        message,
+        ..
+    } = read_spec(spec).unwrap_err()
+    else {
+        panic!("a bad line");
+    };
+    assert_eq!((line, column), (3, 1));
+    assert!(message.contains("did you mean `ordered list`"));
+    // A line far from any kind stays a warning: it may be a note.
+    let note = parse_spec("- Summary — prose\n- Note: be brief\n");
+    assert_eq!(note.diagnostics[0].code, "ofs::unknown_line");
+    assert_eq!(note.diagnostics[0].severity, flexmd_core::Severity::Warning);
+    assert!(read_spec("- Summary — prose\n- Note: be brief\n").is_ok());
+}

@@ -377,3 +377,26 @@ impl FlowStep {
         }
     }
 }
+
+/// Checks a name for a new schema: `[A-Za-z0-9_-]+`, so that it names a file
+/// inside the schema directory (no `..`, no `/`) and a registry entry.
+///
+/// ```
+/// use flexmd_schema::check_schema_name;
+/// assert!(check_schema_name("ticket_v2").is_ok());
+/// assert!(check_schema_name("../evil").is_err());
+/// assert!(check_schema_name("").is_err());
+/// ```
+pub fn check_schema_name(name: &str) -> Result<(), SchemaError> {
+    let ok = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if ok {
+        Ok(())
+    } else {
+        Err(SchemaError::BadName {
+            name: name.to_owned(),
+        })
+    }
+}

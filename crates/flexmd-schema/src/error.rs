@@ -34,6 +34,13 @@ pub enum SchemaError {
         /// The registered names, comma-separated.
         known: String,
     },
+    /// A schema name that is not letters, digits, `_` and `-`.
+    #[error("`{name}` is not a schema name: use letters, digits, `_` and `-` only")]
+    #[diagnostic(code(schema::bad_name))]
+    BadName {
+        /// The name given.
+        name: String,
+    },
     /// No `agentDefaults` entry names this agent.
     #[error("no schema for agent `{agent}` in `schemas.agentDefaults` (agents: {known})")]
     #[diagnostic(

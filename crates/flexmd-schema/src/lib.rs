@@ -45,7 +45,7 @@ pub use align::{
 };
 pub use config::{
     CONFIG_ENV, CustomSchemas, DEFAULT_CONFIG_PATH, FlowStep, FlowStepConfig, ProjectConfig,
-    SchemasConfig, SchemasSettings, ValidationSettings,
+    SchemasConfig, SchemasSettings, ValidationSettings, check_schema_name,
 };
 pub use error::{ModelError, RetryError, SchemaError};
 pub use hints::{Hint, hints};
