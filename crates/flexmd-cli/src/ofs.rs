@@ -111,37 +111,48 @@ pub(crate) fn validate(
     if json {
         crate::print_json(&report)?;
     } else {
-        let diagnostics: Vec<flexmd_core::Diagnostic> = report
-            .errors
-            .iter()
-            .map(|e| e.to_diagnostic(flexmd_core::Severity::Error))
-            .chain(
-                report
-                    .warnings
-                    .iter()
-                    .map(|w| w.to_diagnostic(flexmd_core::Severity::Warning)),
-            )
-            .collect();
-        // Read top to bottom, as the answer is.
-        let mut diagnostics = diagnostics;
-        diagnostics.sort_by_key(|d| d.span.start);
-        input.report(&diagnostics);
-        eprintln!(
-            "{}: {} ({} errors, {} warnings)",
-            input.name,
-            if report.ok { "valid" } else { "invalid" },
-            report.errors.len(),
-            report.warnings.len()
-        );
+        report_issues(&input, &report);
     }
-    Ok(if report.ok {
+    Ok(exit_for(&report))
+}
+
+/// The report's issues on stderr, top to bottom as the answer reads, and a
+/// summary line.
+fn report_issues(input: &Input, report: &flexmd_ofs::Report) {
+    let mut diagnostics: Vec<flexmd_core::Diagnostic> = report
+        .errors
+        .iter()
+        .map(|e| e.to_diagnostic(flexmd_core::Severity::Error))
+        .chain(
+            report
+                .warnings
+                .iter()
+                .map(|w| w.to_diagnostic(flexmd_core::Severity::Warning)),
+        )
+        .collect();
+    diagnostics.sort_by_key(|d| d.span.start);
+    input.report(&diagnostics);
+    eprintln!(
+        "{}: {} ({} errors, {} warnings)",
+        input.name,
+        if report.ok { "valid" } else { "invalid" },
+        report.errors.len(),
+        report.warnings.len()
+    );
+}
+
+/// 0 when the answer follows the spec, 1 when not.
+fn exit_for(report: &flexmd_ofs::Report) -> ExitCode {
+    if report.ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
+    }
 }
 
-/// `flexmd extract`: the ExtractedResult, or with `--as-json` the plain object.
+/// `flexmd extract`: the ExtractedResult, or with `--as-json` the plain
+/// object; when the answer does not follow the spec, its problems go to
+/// stderr and the exit is 1 (the JSON is printed all the same).
 pub(crate) fn extract(
     spec: &Path,
     response: Option<&Path>,
@@ -151,11 +162,14 @@ pub(crate) fn extract(
     let spec = read_spec(spec)?;
     let input = read_text(response)?;
     let options = flexmd_ofs::ExtractOptions { lists_in_prose };
-    let extracted = flexmd_ofs::extract(&input.text, &spec, &options);
+    let (report, extracted) = flexmd_ofs::check(&input.text, &spec, &options);
     if as_json {
         crate::print_json(&flexmd_ofs::to_json(&extracted, &spec))?;
     } else {
         crate::print_json(&extracted)?;
     }
-    Ok(ExitCode::SUCCESS)
+    if !report.ok || !report.warnings.is_empty() {
+        report_issues(&input, &report);
+    }
+    Ok(exit_for(&report))
 }

@@ -1309,16 +1309,20 @@ mod seed {
     use super::*;
     use pretty_assertions::assert_eq;
 
+    /// Stdout of a command that reads its input (exit 0 valid, 1 invalid:
+    /// both print their result).
     fn stdout(args: &[&str], stdin: &str) -> String {
         let out = flexmd()
             .args(args)
             .write_stdin(stdin.to_owned())
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).unwrap()
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
     }
 
     #[test]
@@ -1781,5 +1785,46 @@ mod seed {
         assert!(String::from_utf8_lossy(&out.stderr).contains("is a predefined schema"));
         assert_eq!(create("review", true).status.code(), Some(0));
         assert!(dir.join(".planning/schemas/review.json").exists());
+    }
+
+    #[test]
+    fn extract_of_an_answer_that_breaks_the_spec_exits_1_with_the_json() {
+        let out = flexmd()
+            .args([
+                "extract",
+                "--as-json",
+                "--spec",
+                &example("specs/answer.md"),
+            ])
+            .write_stdin("hello\n")
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(value["Short answer"], Value::Null);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("<stdin>: invalid (5 errors, 0 warnings)"),
+            "{stderr}"
+        );
+        // A valid answer read leniently: exit 0, its leniencies on stderr.
+        let out = flexmd()
+            .args([
+                "extract",
+                "--as-json",
+                "--spec",
+                &example("specs/answer.md"),
+                &example("responses/quirks.md"),
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.ends_with("quirks.md: valid (0 errors, 3 warnings)\n"),
+            "{stderr}"
+        );
     }
 }
