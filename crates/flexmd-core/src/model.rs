@@ -400,6 +400,11 @@ pub struct ExtractedSection {
     /// The parsed list, for list and ordered-list sections.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list: Option<ParsedList>,
+    /// Whether the section says the spec's empty value (`None`): written,
+    /// but deliberately empty. A section the answer lacks has no entry in
+    /// `sectionsByName` at all. Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub empty: bool,
 }
 
 /// An answer's sections and tables, extracted along an OFS (seed §2.4).

@@ -287,6 +287,7 @@ fn extracted_result() {
                     span: None,
                 }],
             }),
+            empty: false,
         },
     );
     sections.insert(
@@ -296,6 +297,17 @@ fn extracted_result() {
             node_level: 1,
             md: "Yes.".into(),
             list: None,
+            empty: false,
+        },
+    );
+    sections.insert(
+        "Unknowns".to_owned(),
+        ExtractedSection {
+            node_key: "unknowns".into(),
+            node_level: 2,
+            md: "None".into(),
+            list: None,
+            empty: true,
         },
     );
     golden(
@@ -308,7 +320,9 @@ fn extracted_result() {
             r#"{"outline":{"type":"md_outline","nodes":[]},"sectionsByName":{"#,
             r#""Assumptions":{"nodeKey":"assumptions","nodeLevel":2,"md":"- a\n","#,
             r#""list":{"kind":"list","ordered":false,"items":[{"text":"a","children":[]}]}},"#,
-            r#""Short answer":{"nodeKey":"short-answer","nodeLevel":1,"md":"Yes."}},"tables":[]}"#
+            r#""Short answer":{"nodeKey":"short-answer","nodeLevel":1,"md":"Yes."},"#,
+            r#""Unknowns":{"nodeKey":"unknowns","nodeLevel":2,"md":"None","empty":true}},"#,
+            r#""tables":[]}"#
         ),
     );
 }

@@ -220,10 +220,8 @@ fn into_extracted(analysis: Analysis<'_>, options: &ExtractOptions) -> Extracted
     for (i, (section, found)) in spec.sections.iter().zip(located).enumerate() {
         let Some(found) = found else { continue };
         let mut list = lists.get_mut(i).and_then(Option::take);
-        if list.is_none()
-            && options.lists_in_prose
-            && section.kind == SectionKind::Prose
-            && !is_none.get(i).copied().unwrap_or(false)
+        let empty = is_none.get(i).copied().unwrap_or(false);
+        if list.is_none() && options.lists_in_prose && section.kind == SectionKind::Prose && !empty
         {
             list = parse_list(&found.content);
         }
@@ -234,6 +232,7 @@ fn into_extracted(analysis: Analysis<'_>, options: &ExtractOptions) -> Extracted
                 node_level: found.node_level,
                 md: found.content,
                 list,
+                empty,
             },
         );
     }

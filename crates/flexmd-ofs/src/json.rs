@@ -15,10 +15,11 @@ use crate::check::{is_empty_value, match_tables};
 /// - list and ordered list → an array of item texts in order; when any item
 ///   has sub-items, every item is `{ "text", "children" }` instead;
 /// - a section that says the empty value (`None`) or is missing → `null`;
-/// - `"tables"` (when the spec declares tables) → one entry per spec table,
-///   in spec order: an array of row objects keyed by the spec's column names
-///   (`#` first for an ordered table), or `null` when the answer has no table
-///   for it.
+/// - `"tables"` (when the spec declares tables) → an object with one entry
+///   per spec table, in spec order, keyed by [`table_key`] (its row keys
+///   joined by `", "`): an array of row objects keyed by the spec's column
+///   names (`#` first for an ordered table), or `null` when the answer has no
+///   table for it.
 ///
 /// ```
 /// use flexmd_ofs::{ExtractOptions, extract, parse_spec, to_json};
@@ -37,10 +38,11 @@ pub fn to_json(extracted: &ExtractedResult, spec: &OutputFormatSpec) -> Value {
         let value = match extracted.sections_by_name.get(&section.name) {
             None => Value::Null,
             Some(found) => {
-                let says_none = spec
-                    .empty_section_value
-                    .as_deref()
-                    .is_some_and(|v| is_empty_value(&found.md, v));
+                let says_none = found.empty
+                    || spec
+                        .empty_section_value
+                        .as_deref()
+                        .is_some_and(|v| is_empty_value(&found.md, v));
                 match (section.kind, says_none, &found.list) {
                     (_, true, _) => Value::Null,
                     (SectionKind::Prose, false, _) => Value::String(found.md.trim().to_owned()),
@@ -52,19 +54,59 @@ pub fn to_json(extracted: &ExtractedResult, spec: &OutputFormatSpec) -> Value {
         object.insert(section.name.clone(), value);
     }
     if !spec.tables.is_empty() {
-        let tables: Vec<Value> = match_tables(spec, &extracted.tables)
+        let tables: Map<String, Value> = match_tables(spec, &extracted.tables)
             .into_iter()
             .zip(&spec.tables)
-            .map(
-                |(found, spec_table)| match found.and_then(|i| extracted.tables.get(i)) {
+            .zip(table_keys(spec))
+            .map(|((found, spec_table), key)| {
+                let rows = match found.and_then(|i| extracted.tables.get(i)) {
                     None => Value::Null,
                     Some(table) => table_rows(table, spec_table),
-                },
-            )
+                };
+                (key, rows)
+            })
             .collect();
-        object.insert("tables".to_owned(), Value::Array(tables));
+        object.insert("tables".to_owned(), Value::Object(tables));
     }
     Value::Object(object)
+}
+
+/// The name a spec table goes by in [`to_json`]'s `"tables"` object: the
+/// keys of its rows joined by `", "` — the spec's column names, after `#`
+/// for an ordered table.
+///
+/// ```
+/// let spec = flexmd_ofs::parse_spec(
+///     "Tables:\n- (Option, Cost — table)\n- (Option, Cost — ordered table)\n",
+/// )
+/// .value;
+/// assert_eq!(flexmd_ofs::table_key(&spec.tables[0]), "Option, Cost");
+/// assert_eq!(flexmd_ofs::table_key(&spec.tables[1]), "#, Option, Cost");
+/// ```
+pub fn table_key(table: &OfsTable) -> String {
+    let ordered = (table.kind == TableKind::OrderedTable).then_some("#");
+    ordered
+        .into_iter()
+        .chain(table.columns.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every spec table's key, in spec order; a key already taken gets ` (2)`,
+/// ` (3)`… so two tables with the same columns stay apart.
+fn table_keys(spec: &OutputFormatSpec) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::with_capacity(spec.tables.len());
+    for table in &spec.tables {
+        let base = table_key(table);
+        let mut key = base.clone();
+        let mut n = 2;
+        while keys.contains(&key) {
+            key = format!("{base} ({n})");
+            n += 1;
+        }
+        keys.push(key);
+    }
+    keys
 }
 
 /// A table's rows as objects keyed by the spec's column names (`#` first for
@@ -161,10 +203,11 @@ pub fn json_schema(spec: &OutputFormatSpec) -> Value {
         required.push(Value::String(section.name.clone()));
     }
     if !spec.tables.is_empty() {
-        let tables: Vec<Value> = spec
+        let tables: Map<String, Value> = spec
             .tables
             .iter()
-            .map(|table| {
+            .zip(table_keys(spec))
+            .map(|(table, key)| {
                 let mut columns: Vec<String> = Vec::new();
                 if table.kind == TableKind::OrderedTable {
                     columns.push("#".to_owned());
@@ -174,19 +217,23 @@ pub fn json_schema(spec: &OutputFormatSpec) -> Value {
                     .iter()
                     .map(|c| (c.clone(), json!({"type": ["string", "null"]})))
                     .collect();
-                json!({
+                let schema = json!({
                     "type": ["array", "null"],
+                    "description": format!("the rows of the table with columns {key}, or null when the answer has none"),
                     "items": {"type": "object", "properties": cells, "required": columns}
-                })
+                });
+                (key, schema)
             })
             .collect();
+        let keys: Vec<&String> = tables.keys().collect();
         properties.insert(
             "tables".to_owned(),
             json!({
-                "type": "array",
-                "prefixItems": tables,
-                "minItems": spec.tables.len(),
-                "maxItems": spec.tables.len()
+                "type": "object",
+                "description": "one entry per table of the spec, keyed by its row keys joined by \", \"",
+                "properties": tables,
+                "required": keys,
+                "additionalProperties": false
             }),
         );
         if !spec.tables_optional {

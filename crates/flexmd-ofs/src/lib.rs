@@ -1,29 +1,38 @@
-//! flexmd-ofs: Layer B of flex-md (seed §4, §5) — the Output Format Spec, a
-//! Markdown block that tells any model which sections and tables to answer
-//! with.
+//! flexmd-ofs: the Output Format Spec — a Markdown block that tells any
+//! model which sections and tables to answer with — and the checks and
+//! extraction of answers written along it. The format is described in
+//! `docs/FORMAT.md` of the repository.
 //!
-//! - [`parse_spec`] / [`render_spec`]: the OFS block ⇄
-//!   [`OutputFormatSpec`](flexmd_core::OutputFormatSpec) (flex-md's
-//!   `parseOutputFormatSpec` / `stringifyOutputFormatSpec`); [`read_spec`]
-//!   takes either form, told apart by content; [`default_spec`] is the
-//!   five-section spec flex-md's `makeDefaultOfs()` returns;
-//! - [`enrich_instructions`]: only the rules the spec needs (seed §5);
+//! - [`parse_spec`] / [`render_spec`]: the spec block ⇄ [`OutputFormatSpec`];
+//!   [`read_spec`] takes either form, told apart by content; [`default_spec`]
+//!   is a general-purpose five-section spec;
+//! - [`enrich_instructions`]: only the rules the spec needs;
 //! - [`prompt`]: the block plus its rules, ready to paste into a prompt;
-//! - [`validate`], [`extract`], [`check`]: an answer against a spec (seed
-//!   Appendix B, §2.4), sharing one read of the answer;
+//! - [`validate`], [`extract`], [`check`]: an answer against a spec, sharing
+//!   one read of the answer; [`ExtractedResult`] holds the sections found;
 //! - [`to_json`], [`json_schema`]: the answer as a plain object, and the JSON
 //!   Schema that object satisfies.
 //!
-//! The README walks the whole contract: spec → prompt → answer → report → JSON.
+//! The types these functions take and return are re-exported here, so this
+//! crate is the one dependency needed.
+//!
+//! Quick start — spec, prompt, check, JSON:
 //!
 //! ```
-//! let spec = flexmd_ofs::parse_spec(
-//!     "## Output format\n- Short answer — prose\n- Assumptions — list\n",
-//! )
-//! .value;
-//! let prompt = flexmd_ofs::prompt(&spec);
-//! assert!(prompt.contains("- Assumptions — list\n"));
-//! assert!(prompt.ends_with("- List sections must use '-' bullets (nested allowed).\n"));
+//! use flexmd_ofs::{ExtractOptions, check, parse_spec, prompt, to_json};
+//!
+//! let spec = parse_spec("- Short answer — prose\n- Risks — list\n").value;
+//! // Put this text into the model's prompt.
+//! assert!(prompt(&spec).contains("- Risks — list\n"));
+//!
+//! let answer = "## Short answer\nShip it.\n\n## Risks\n- load\n- cost\n";
+//! let (report, extracted) = check(answer, &spec, &ExtractOptions::default());
+//! assert!(report.ok);
+//! assert_eq!(extracted.sections_by_name["Short answer"].md.trim(), "Ship it.");
+//! assert_eq!(
+//!     to_json(&extracted, &spec),
+//!     serde_json::json!({"Short answer": "Ship it.", "Risks": ["load", "cost"]})
+//! );
 //! ```
 
 mod check;
@@ -36,7 +45,11 @@ mod spec;
 pub use check::{ExtractOptions, Issue, Report, check, extract, validate};
 pub use enrich::{enrich_instructions, prompt};
 pub use error::SpecError;
-pub use json::{json_schema, to_json};
+pub use flexmd_core::{
+    ExtractedResult, ExtractedSection, OfsSection, OfsTable, OutputFormatSpec, Parsed, SectionKind,
+    TableKind,
+};
+pub use json::{json_schema, table_key, to_json};
 pub use spec::{default_spec, parse_spec, read_spec, render_spec};
 
 /// The README's example, run as a doctest.

@@ -107,10 +107,37 @@ fn json_schema_describes_to_json() {
         "tables are optional in this spec"
     );
     assert_eq!(
-        schema["properties"]["tables"]["prefixItems"][1]["items"]["required"],
+        schema["properties"]["tables"]["properties"]["#, property1, property2, property3"]["items"]
+            ["required"],
         json!(["#", "property1", "property2", "property3"])
     );
+    assert_eq!(
+        schema["properties"]["tables"]["required"],
+        json!([
+            "property1, property2, property3",
+            "#, property1, property2, property3"
+        ])
+    );
     assert_eq!(schema["additionalProperties"], false);
+}
+
+#[test]
+fn a_missing_section_and_a_section_written_none_are_told_apart() {
+    let spec = parse_spec("- Summary — prose\n- Risks — list\n- Unknowns — list\n").value;
+    let answer = "## Summary\nok\n\n## Unknowns\nNone.\n";
+    let extracted = flexmd_ofs::extract(answer, &spec, &flexmd_ofs::ExtractOptions::default());
+    // Missing: no entry at all. Written as None: an entry marked empty.
+    assert!(!extracted.sections_by_name.contains_key("Risks"));
+    assert!(extracted.sections_by_name["Unknowns"].empty);
+    assert!(!extracted.sections_by_name["Summary"].empty);
+    let json = serde_json::to_value(&extracted.sections_by_name).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "Summary": {"nodeKey": "summary", "nodeLevel": 2, "md": "ok\n\n"},
+            "Unknowns": {"nodeKey": "unknowns", "nodeLevel": 2, "md": "None.\n", "empty": true}
+        })
+    );
 }
 
 proptest! {
