@@ -37,6 +37,7 @@
 
 mod fence;
 mod json;
+mod locate;
 mod objects;
 mod repair;
 mod repair_kind;
@@ -45,6 +46,7 @@ pub use json::{
     FoundJson, JsonError, JsonMethod, JsonSource, Leniency, ParsedJson, Pick, find_all_json,
     find_json, parse_json,
 };
+pub use locate::locate_pointer;
 pub use objects::{DetectedKind, DetectedObject, ParseAnyResult, detect_objects, parse_any};
 pub use repair::{Repair, RepairKind};
 

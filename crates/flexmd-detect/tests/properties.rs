@@ -9,8 +9,8 @@
 )]
 
 use flexmd_detect::{
-    DetectedKind, JsonMethod, Leniency, detect_objects, find_all_json, find_json, parse_any,
-    parse_json,
+    DetectedKind, JsonMethod, Leniency, detect_objects, find_all_json, find_json, locate_pointer,
+    parse_any, parse_json,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -114,8 +114,51 @@ fn is_prefix_of(got: &Value, full: &Value) -> bool {
     }
 }
 
+/// Every JSON Pointer into `value`, with the value it points at.
+fn pointers(value: &Value, at: String, out: &mut Vec<(String, Value)>) {
+    out.push((at.clone(), value.clone()));
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let token = k.replace('~', "~0").replace('/', "~1");
+                pointers(v, format!("{at}/{token}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                pointers(v, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn every_pointer_is_located_at_its_value(value in json_value(), pretty in any::<bool>()) {
+        let text = if pretty {
+            serde_json::to_string_pretty(&value).unwrap()
+        } else {
+            serde_json::to_string(&value).unwrap()
+        };
+        let mut all = Vec::new();
+        pointers(&value, String::new(), &mut all);
+        for (pointer, expected) in all {
+            let at = locate_pointer(&text, &pointer).unwrap();
+            let mut read = serde_json::Deserializer::from_str(&text[at..]).into_iter::<Value>();
+            let got = read.next().unwrap().unwrap();
+            prop_assert_eq!(got, expected, "{}", pointer);
+        }
+    }
+
+    #[test]
+    fn locating_in_any_text_never_panics(text in messy_text(), pointer in "(/[a-z0-9~]{0,3}){0,4}") {
+        if let Some(at) = locate_pointer(&text, &pointer) {
+            prop_assert!(text.is_char_boundary(at) && at < text.len());
+        }
+    }
 
     #[test]
     fn nothing_panics_and_spans_are_sound(text in messy_text()) {

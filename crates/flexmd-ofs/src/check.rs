@@ -67,14 +67,16 @@ impl Issue {
 /// The outcome of [`validate`]: `ok` when there is no error.
 ///
 /// As JSON it is flex-md's `validateOutput` result — `ok`, and `errors` and
-/// `warnings` as `"code:Section"` strings ([`Issue::id`]) — plus `details`,
-/// the full issues with their spans, lines and columns:
+/// `warnings` as `"code:Section"` strings ([`Issue::id`]) — plus `valid`
+/// (the same as `ok`, the name every flexmd validation result uses) and
+/// `details`, the full issues with their spans, lines and columns:
 ///
 /// ```
 /// let spec = flexmd_ofs::parse_spec("- Steps — ordered list\n").value;
 /// let report = flexmd_ofs::validate("## Steps\n- first\n", &spec);
 /// let json = serde_json::to_value(&report).unwrap();
 /// assert_eq!(json["ok"], false);
+/// assert_eq!(json["valid"], false);
 /// assert_eq!(json["errors"], serde_json::json!(["section_not_numbered:Steps"]));
 /// assert_eq!(json["details"]["errors"][0]["line"], 2);
 /// ```
@@ -99,8 +101,9 @@ impl Serialize for Report {
             warnings: &'a [Issue],
         }
         let ids = |issues: &[Issue]| issues.iter().map(Issue::id).collect::<Vec<_>>();
-        let mut out = serializer.serialize_struct("Report", 4)?;
+        let mut out = serializer.serialize_struct("Report", 5)?;
         out.serialize_field("ok", &self.ok)?;
+        out.serialize_field("valid", &self.ok)?;
         out.serialize_field("errors", &ids(&self.errors))?;
         out.serialize_field("warnings", &ids(&self.warnings))?;
         out.serialize_field(
@@ -111,6 +114,28 @@ impl Serialize for Report {
             },
         )?;
         out.end()
+    }
+}
+
+impl Report {
+    /// This report with its warnings counted as errors: any leniency used
+    /// to read the answer makes it invalid.
+    ///
+    /// ```
+    /// let spec = flexmd_ofs::parse_spec("- Steps — ordered list\n").value;
+    /// let report = flexmd_ofs::validate("## Steps\n1) first\n", &spec);
+    /// assert!(report.ok);
+    /// let strict = report.into_strict();
+    /// assert!(!strict.ok && strict.warnings.is_empty());
+    /// assert_eq!(strict.errors[0].id(), "lenient_numbering:Steps");
+    /// ```
+    #[must_use]
+    pub fn into_strict(mut self) -> Self {
+        if !self.warnings.is_empty() {
+            self.errors.append(&mut self.warnings);
+            self.ok = false;
+        }
+        self
     }
 }
 

@@ -75,7 +75,7 @@ fn validate_result_is_the_seeds_ok_and_error_strings_plus_details() {
     );
     assert_eq!(
         serde_json::to_value(&valid).unwrap(),
-        json!({"ok": true, "errors": [], "warnings": [], "details": {"errors": [], "warnings": []}})
+        json!({"ok": true, "valid": true, "errors": [], "warnings": [], "details": {"errors": [], "warnings": []}})
     );
 }
 

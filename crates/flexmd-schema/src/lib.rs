@@ -36,6 +36,7 @@ mod hints;
 mod infer;
 mod registry;
 mod retry;
+mod text;
 mod transform;
 mod violation;
 
@@ -56,6 +57,7 @@ pub use registry::{
 pub use retry::{
     Accepted, Attempt, CommandModel, Expected, Model, Retrier, StopReason, estimate_tokens,
 };
+pub use text::RecordOutcome;
 pub use transform::{Change, ChangeKind, TransformOptions};
 pub use violation::{Violation, code_of};
 

@@ -42,6 +42,11 @@ pub struct Outcome {
     /// The violations, in the validator's order (at most [`MAX_ERRORS`]);
     /// empty when valid.
     pub errors: Vec<Violation>,
+    /// What was accepted but is worth knowing, in the errors' shape: the
+    /// repairs made to read JSON from text and the values coerced
+    /// ([`Registry::validate_text`]); [`Outcome::into_strict`] makes them
+    /// errors.
+    pub warnings: Vec<Violation>,
     /// How many violations there are in all, when more than `errors` lists.
     #[serde(rename = "errorsTotal", skip_serializing_if = "Option::is_none")]
     pub errors_total: Option<usize>,
@@ -71,7 +76,9 @@ impl Outcome {
                 schema_path: String::new(),
                 message,
                 code: code.to_owned(),
+                ..Violation::default()
             }],
+            warnings: Vec::new(),
             errors_total: None,
             errors_limited: false,
             coerced: false,
@@ -313,7 +320,9 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
                 schema_path: String::new(),
                 message: format!("The value nests deeper than {MAX_INSTANCE_DEPTH} levels"),
                 code: "too_deep".to_owned(),
+                ..Violation::default()
             }],
+            warnings: Vec::new(),
             errors_total: None,
             errors_limited: false,
             coerced: false,
@@ -325,6 +334,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
             valid: true,
             data: Some(instance.clone()),
             errors: Vec::new(),
+            warnings: Vec::new(),
             errors_total: None,
             errors_limited: false,
             coerced: false,
@@ -344,6 +354,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
             errors_total: None,
             errors_limited: !errors.is_empty(),
             errors,
+            warnings: Vec::new(),
             coerced: false,
             changes: Vec::new(),
         };
@@ -362,6 +373,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
         errors_total: (total > MAX_ERRORS).then_some(total),
         errors_limited: false,
         errors,
+        warnings: Vec::new(),
         coerced: false,
         changes: Vec::new(),
     }

@@ -253,6 +253,10 @@ pub struct Retrier<'r> {
     /// On an object schema, ask a retry for the failing top-level fields
     /// only and merge them into the last answer (default off).
     pub patch: bool,
+    /// Warnings count as errors (default off): for a spec, every leniency
+    /// used to read the answer; for a schema, every repair made to read the
+    /// JSON and every value coerced. The model is asked to fix them too.
+    pub strict: bool,
 }
 
 impl std::fmt::Debug for Retrier<'_> {
@@ -263,6 +267,7 @@ impl std::fmt::Debug for Retrier<'_> {
             .field("options", &self.options)
             .field("max_tokens_total", &self.max_tokens_total)
             .field("patch", &self.patch)
+            .field("strict", &self.strict)
             .finish_non_exhaustive()
     }
 }
@@ -271,6 +276,8 @@ impl std::fmt::Debug for Retrier<'_> {
 struct Judged {
     data: Option<Value>,
     errors: Vec<Violation>,
+    /// What [`Retrier::strict`] counts as errors.
+    warnings: Vec<Violation>,
     changes: Vec<Change>,
     cost: u32,
 }
@@ -289,6 +296,7 @@ impl<'r> Retrier<'r> {
             max_tokens_total: None,
             count_tokens: estimate_tokens,
             patch: false,
+            strict: false,
         }
     }
 
@@ -377,6 +385,15 @@ impl<'r> Retrier<'r> {
 
     /// The data of an answer and what is wrong with it.
     fn judge(&self, answer: &str) -> Result<Judged, RetryError> {
+        let mut judged = self.judge_leniently(answer)?;
+        if self.strict {
+            judged.errors.append(&mut judged.warnings);
+        }
+        Ok(judged)
+    }
+
+    /// [`Retrier::judge`] before strictness: warnings kept apart.
+    fn judge_leniently(&self, answer: &str) -> Result<Judged, RetryError> {
         match &self.expected {
             Expected::Schema(schema) => {
                 let preset = if self.options.coerce {
@@ -390,21 +407,12 @@ impl<'r> Retrier<'r> {
                 let report = flexmd_ofs::validate(answer, spec);
                 let extracted = flexmd_ofs::extract(answer, spec, &ExtractOptions::default());
                 let data = flexmd_ofs::to_json(&extracted, spec);
+                let warnings = report.warnings.iter().map(issue_violation).collect();
                 if !report.ok {
-                    let errors = report
-                        .errors
-                        .iter()
-                        .map(|issue| Violation {
-                            path: issue.section.clone().unwrap_or_default(),
-                            pointer: String::new(),
-                            schema_path: String::new(),
-                            message: issue.message.clone(),
-                            code: issue.code.clone(),
-                        })
-                        .collect();
                     return Ok(Judged {
                         data: Some(data),
-                        errors,
+                        errors: report.errors.iter().map(issue_violation).collect(),
+                        warnings,
                         changes: Vec::new(),
                         cost: 0,
                     });
@@ -418,6 +426,7 @@ impl<'r> Retrier<'r> {
                     data: Some(outcome.data.unwrap_or(data)),
                     cost: u32::try_from(outcome.changes.len()).unwrap_or(u32::MAX),
                     errors: outcome.errors,
+                    warnings,
                     changes: outcome.changes,
                 })
             }
@@ -448,9 +457,30 @@ impl<'r> Retrier<'r> {
                         to: c.after.clone().unwrap_or(Value::Null),
                     })
                     .collect();
+                let index = flexmd_core::LineIndex::new(answer);
+                let warnings = aligned
+                    .repairs
+                    .iter()
+                    .map(|r| crate::text::repair_warning(r, &index, 0))
+                    .chain(
+                        aligned
+                            .coercions
+                            .iter()
+                            .filter(|c| c.rule != CoercionRule::Default)
+                            .map(|c| {
+                                crate::text::coercion_warning(
+                                    &dotted_path(&aligned.value, &c.pointer),
+                                    &c.pointer,
+                                    c.before.as_ref(),
+                                    c.after.as_ref(),
+                                )
+                            }),
+                    )
+                    .collect();
                 Judged {
                     data: Some(aligned.value),
                     errors: aligned.errors,
+                    warnings,
                     changes,
                     cost: aligned.cost,
                 }
@@ -470,13 +500,16 @@ impl<'r> Retrier<'r> {
                         candidates.join(", ")
                     ),
                     code: "ambiguous_enum".to_owned(),
+                    ..Violation::default()
                 }],
+                warnings: Vec::new(),
                 changes: Vec::new(),
                 cost: 0,
             },
             Err(_) => Judged {
                 data: None,
                 errors: vec![root_violation("The answer holds no JSON value", "no_json")],
+                warnings: Vec::new(),
                 changes: Vec::new(),
                 cost: 0,
             },
@@ -620,6 +653,18 @@ fn fenced(text: &str) -> String {
     format!("{fence}\n{}\n{fence}", text.trim_end())
 }
 
+/// A spec issue in the violations' shape (its section as the path).
+fn issue_violation(issue: &flexmd_ofs::Issue) -> Violation {
+    Violation {
+        path: issue.section.clone().unwrap_or_default(),
+        message: issue.message.clone(),
+        code: issue.code.clone(),
+        line: Some(issue.line),
+        column: Some(issue.column),
+        ..Violation::default()
+    }
+}
+
 fn root_violation(message: &str, code: &str) -> Violation {
     Violation {
         path: String::new(),
@@ -627,5 +672,6 @@ fn root_violation(message: &str, code: &str) -> Violation {
         schema_path: String::new(),
         message: message.to_owned(),
         code: code.to_owned(),
+        ..Violation::default()
     }
 }

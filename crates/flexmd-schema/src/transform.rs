@@ -124,7 +124,7 @@ impl Registry {
     }
 }
 
-fn transform(
+pub(crate) fn transform(
     compiled: &Compiled,
     schema: &Value,
     resources: &HashMap<String, Value>,

@@ -8,7 +8,8 @@ use serde_json::Value;
 /// One way an instance breaks its schema: the seed's `{path, message, code}`
 /// plus the JSON Pointer of the instance location and the schema keyword's
 /// location.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Violation {
     /// The instance location as the seed prints it: keys joined by `.`,
     /// array indexes as `[i]` (`files.[0].purpose`); `""` for the root. A
@@ -26,6 +27,14 @@ pub struct Violation {
     /// `invalid_enum`, `too_short`, `too_long`, `too_small`, `too_big`,
     /// `schema_not_found`) and one per other keyword (see [`code_of`]).
     pub code: String,
+    /// 1-based line in the text the value was read from, when it was read
+    /// from text ([`Registry::validate_text`](crate::Registry::validate_text));
+    /// for a missing property, the line of the object that lacks it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// 1-based column (in characters) on that line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
 }
 
 /// The code for a JSON Schema keyword's failure.
@@ -152,6 +161,7 @@ pub(crate) fn violation(instance: &Value, error: &ValidationError<'_>) -> Violat
         schema_path: error.schema_path().as_str().to_owned(),
         message: message(kind, error.instance()),
         code: code.to_owned(),
+        ..Violation::default()
     }
 }
 

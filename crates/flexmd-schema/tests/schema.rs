@@ -171,8 +171,8 @@ mod predefined {
         assert_eq!(
             serde_json::to_value(&outcome).unwrap(),
             json!({"valid": false, "data": null, "errors": [{
-                "path": "phases", "pointer": "/phases", "schema_path": "/properties/phases/type",
-                "message": "Expected array, got string", "code": "invalid_type"}]})
+                "path": "phases", "pointer": "/phases", "schemaPath": "/properties/phases/type",
+                "message": "Expected array, got string", "code": "invalid_type"}], "warnings": []})
         );
     }
 }

@@ -54,7 +54,7 @@ fn validate_and_transform_says_coerced_and_keeps_changes() {
     let plain = r.validate_and_transform("plan", &json!({"phases": []}), options);
     assert_eq!(
         serde_json::to_value(&plain).unwrap(),
-        json!({"valid": true, "data": {"phases": []}, "errors": []})
+        json!({"valid": true, "data": {"phases": []}, "errors": [], "warnings": []})
     );
 }
 
@@ -73,8 +73,8 @@ fn an_unknown_schema_is_the_seeds_schema_not_found_result() {
     assert_eq!(
         serde_json::to_value(&outcome).unwrap(),
         json!({"valid": false, "data": null, "errors": [
-            {"path": "", "pointer": "", "schema_path": "", "message": "Schema not found: nope", "code": "schema_not_found"}
-        ]})
+            {"path": "", "pointer": "", "schemaPath": "", "message": "Schema not found: nope", "code": "schema_not_found"}
+        ], "warnings": []})
     );
 }
 

@@ -1,0 +1,251 @@
+//! Validating JSON as a model wrote it: the value found in an answer, or
+//! every record of a JSON Lines text, with each violation and warning placed
+//! at its line and column.
+
+use flexmd_core::LineIndex;
+use flexmd_detect::{JsonMethod, Leniency, Repair, find_json, locate_pointer, parse_json};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::{ChangeKind, Outcome, Registry, SchemaError, TransformOptions, Violation};
+
+/// One record of a JSON Lines text and its outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecordOutcome {
+    /// The record's 1-based line number.
+    pub line: usize,
+    /// The record's validation (its positions are in the whole text).
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+impl Outcome {
+    /// This outcome with its warnings counted as errors: any warning makes
+    /// it invalid (and drops `data`, as for any invalid outcome).
+    ///
+    /// ```
+    /// use flexmd_schema::{Registry, TransformOptions};
+    /// let registry = Registry::new();
+    /// let schema = serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+    /// let options = TransformOptions { coerce: true, apply_defaults: true };
+    /// let outcome = registry.validate_text("{\"n\": \"4\"}", &schema, options).unwrap();
+    /// assert!(outcome.valid);
+    /// assert_eq!(outcome.warnings[0].code, "coerced");
+    /// let strict = outcome.into_strict();
+    /// assert!(!strict.valid && strict.data.is_none());
+    /// assert_eq!(strict.errors[0].code, "coerced");
+    /// ```
+    #[must_use]
+    pub fn into_strict(mut self) -> Self {
+        if !self.warnings.is_empty() {
+            self.errors.append(&mut self.warnings);
+            self.valid = false;
+            self.data = None;
+        }
+        self
+    }
+}
+
+impl Registry {
+    /// Validates the JSON value in `text` (a model's answer: found in a
+    /// fence or in prose, repaired if need be) against `schema`, after
+    /// `options`' coercion and defaults. Each violation gets the line and
+    /// column where its value is written (a missing property: where its
+    /// object starts); each repair made to read the value and each value
+    /// coerced is a warning. Text without a JSON value is an invalid outcome
+    /// with code `no_json`.
+    ///
+    /// ```
+    /// use flexmd_schema::{Registry, TransformOptions};
+    /// let registry = Registry::new();
+    /// let schema = serde_json::json!({"type": "object", "required": ["id"],
+    ///     "properties": {"id": {"type": "string"}, "tags": {"type": "array"}}});
+    /// let answer = "Here:\n```json\n{\n  \"tags\": 3,\n}\n```";
+    /// let options = TransformOptions { coerce: false, apply_defaults: false };
+    /// let outcome = registry.validate_text(answer, &schema, options).unwrap();
+    /// let places: Vec<_> = outcome.errors.iter()
+    ///     .map(|e| (e.code.as_str(), e.line, e.column)).collect();
+    /// assert_eq!(places, [("missing_required", Some(3), Some(1)), ("invalid_type", Some(4), Some(11))]);
+    /// assert_eq!(outcome.warnings[0].code, "json5");
+    /// ```
+    pub fn validate_text(
+        &self,
+        text: &str,
+        schema: &Value,
+        options: TransformOptions,
+    ) -> Result<Outcome, SchemaError> {
+        let Some(found) = find_json(text) else {
+            return Ok(Outcome::failure(
+                "No JSON value found in the text".to_owned(),
+                "no_json",
+            ));
+        };
+        let outcome = self.validate_and_transform_schema(schema, &found.value, options)?;
+        let source = text.get(found.start..found.end).unwrap_or_default();
+        let index = LineIndex::new(text);
+        // The repairs' offsets are in the whole text already.
+        let mut outcome = placed(outcome, &found.repairs, &index, (source, found.start), 0);
+        if found.method == JsonMethod::Json5 {
+            outcome
+                .warnings
+                .insert(0, json5_warning(&index, found.start));
+        }
+        Ok(outcome)
+    }
+
+    /// Validates every record of a JSON Lines `text` against `schema` (blank
+    /// lines are skipped): one outcome per record, with its line number. A
+    /// line that is not JSON even after repairs is an invalid record with
+    /// code `invalid_json`.
+    ///
+    /// ```
+    /// use flexmd_schema::{Registry, TransformOptions};
+    /// let registry = Registry::new();
+    /// let schema = serde_json::json!({"type": "object", "required": ["id"]});
+    /// let options = TransformOptions { coerce: true, apply_defaults: true };
+    /// let records = registry.validate_jsonl("{\"id\": 1}\n\n{\"name\": 2}\n", &schema, options).unwrap();
+    /// let lines: Vec<_> = records.iter().map(|r| (r.line, r.outcome.valid)).collect();
+    /// assert_eq!(lines, [(1, true), (3, false)]);
+    /// assert_eq!(records[1].outcome.errors[0].line, Some(3));
+    /// ```
+    pub fn validate_jsonl(
+        &self,
+        text: &str,
+        schema: &Value,
+        options: TransformOptions,
+    ) -> Result<Vec<RecordOutcome>, SchemaError> {
+        // Compiled once, not once per record.
+        let validator = self.compile(schema)?;
+        let index = LineIndex::new(text);
+        let mut records = Vec::new();
+        let mut start = 0usize;
+        for (n, line) in text.split_inclusive('\n').enumerate() {
+            let at = start;
+            start += line.len();
+            let record = line.trim_end_matches(['\n', '\r']);
+            if record.trim().is_empty() {
+                continue;
+            }
+            let outcome = match parse_json(record, Leniency::Repair) {
+                Ok(parsed) => {
+                    let outcome = crate::transform::transform(
+                        &validator,
+                        schema,
+                        self.resources(),
+                        &parsed.value,
+                        options,
+                    );
+                    let mut outcome = placed(outcome, &parsed.repairs, &index, (record, at), at);
+                    if parsed.method == JsonMethod::Json5 {
+                        outcome.warnings.insert(0, json5_warning(&index, at));
+                    }
+                    outcome
+                }
+                Err(e) => {
+                    let mut outcome =
+                        Outcome::failure(format!("The line is not JSON: {e}"), "invalid_json");
+                    place_all(&mut outcome.errors, &index, at + e.offset());
+                    outcome
+                }
+            };
+            records.push(RecordOutcome {
+                line: n + 1,
+                outcome,
+            });
+        }
+        Ok(records)
+    }
+}
+
+/// `outcome` with lines and columns, and the repairs and coercions as
+/// warnings. `source` is the value's text and where it starts in the indexed
+/// text; `repair_base` is what the repairs' offsets are relative to.
+fn placed(
+    mut outcome: Outcome,
+    repairs: &[Repair],
+    index: &LineIndex<'_>,
+    (source, base): (&str, usize),
+    repair_base: usize,
+) -> Outcome {
+    let position = |offset: usize| {
+        let (line, column) = index.line_col(offset);
+        (Some(line), Some(column))
+    };
+    for error in &mut outcome.errors {
+        let at = locate_pointer(source, &error.pointer).unwrap_or(0);
+        (error.line, error.column) = position(base + at);
+    }
+    let mut warnings: Vec<Violation> = repairs
+        .iter()
+        .map(|r| repair_warning(r, index, repair_base))
+        .collect();
+    for change in &outcome.changes {
+        if change.kind != ChangeKind::Coerced {
+            continue;
+        }
+        let mut warning = coercion_warning(
+            &change.path,
+            &change.pointer,
+            change.from.as_ref(),
+            Some(&change.to),
+        );
+        let at = locate_pointer(source, &change.pointer).unwrap_or(0);
+        (warning.line, warning.column) = position(base + at);
+        warnings.push(warning);
+    }
+    outcome.warnings.extend(warnings);
+    outcome
+}
+
+/// A repair made to read JSON, as a warning placed in the indexed text
+/// (`base` is what the repair's offset is relative to).
+pub(crate) fn repair_warning(repair: &Repair, index: &LineIndex<'_>, base: usize) -> Violation {
+    let (line, column) = index.line_col(base + repair.offset);
+    Violation {
+        message: repair.kind.describe().to_owned(),
+        code: repair.kind.name().to_owned(),
+        line: Some(line),
+        column: Some(column),
+        ..Violation::default()
+    }
+}
+
+/// A value read as JSON5 rather than strict JSON, as a warning at its start.
+fn json5_warning(index: &LineIndex<'_>, at: usize) -> Violation {
+    let (line, column) = index.line_col(at);
+    Violation {
+        message: "Read as JSON5 (comments, trailing commas, single quotes or bare keys), \
+                  not strict JSON"
+            .to_owned(),
+        code: "json5".to_owned(),
+        line: Some(line),
+        column: Some(column),
+        ..Violation::default()
+    }
+}
+
+/// A value coerced to the schema's type, as a warning (code `coerced`).
+pub(crate) fn coercion_warning(
+    path: &str,
+    pointer: &str,
+    from: Option<&Value>,
+    to: Option<&Value>,
+) -> Violation {
+    let show = |v: Option<&Value>| v.map_or_else(String::new, ToString::to_string);
+    Violation {
+        path: path.to_owned(),
+        pointer: pointer.to_owned(),
+        message: format!("Coerced {} to {}", show(from), show(to)),
+        code: "coerced".to_owned(),
+        ..Violation::default()
+    }
+}
+
+/// Every violation placed at one offset.
+fn place_all(violations: &mut [Violation], index: &LineIndex<'_>, offset: usize) {
+    let (line, column) = index.line_col(offset);
+    for v in violations {
+        v.line = Some(line);
+        v.column = Some(column);
+    }
+}
