@@ -3,7 +3,9 @@
 
 #![no_main]
 
-use flexmd_artifact::{MemoryReader, SpooledArtifact, SpooledJsonArtifact, SpooledMarkdownArtifact};
+use flexmd_artifact::{
+    GrepFlags, MemoryReader, SpooledArtifact, SpooledJsonArtifact, SpooledMarkdownArtifact,
+};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
@@ -13,8 +15,8 @@ fuzz_target!(|text: &str| {
         let _ = json.json_filter(text);
     }
     let log = SpooledArtifact::new(MemoryReader::new(b"start\nERROR disk x\xaa\nok\n".to_vec()));
-    let _ = log.grep(text, "");
-    let _ = log.grep(text, "imsu");
+    let _ = log.grep(text, GrepFlags::NONE);
+    let _ = log.grep(text, "imsu".parse().unwrap());
     let md = SpooledMarkdownArtifact::new(MemoryReader::new(text));
     let _ = md.md_headings(None);
     let _ = md.md_sections(None);

@@ -13,13 +13,13 @@ use crate::tokens::{Encoding, count_tokens};
 /// they return (and `grep` scans the bytes once, never decoding them all).
 ///
 /// ```
-/// use flexmd_artifact::{MemoryReader, SpooledArtifact};
+/// use flexmd_artifact::{GrepFlags, MemoryReader, SpooledArtifact};
 /// let a = SpooledArtifact::new(MemoryReader::new("one\ntwo\nthree\n"));
 /// assert_eq!(a.line_count(), 4);
 /// assert_eq!(a.head(2), ["one", "two"]);
 /// assert_eq!(a.tail(2), ["three", ""]);
 /// assert_eq!(a.cat(Some(1), Some(99)), ["two", "three", ""]);
-/// assert_eq!(a.grep("^t", "").unwrap(), ["two", "three"]);
+/// assert_eq!(a.grep("^t", GrepFlags::NONE).unwrap(), ["two", "three"]);
 /// ```
 pub struct SpooledArtifact {
     reader: Box<dyn SpoolReader>,
@@ -84,10 +84,10 @@ impl SpooledArtifact {
             .collect()
     }
 
-    /// The lines that match `pattern` with `flags` (a subset of `imsu`; see
-    /// [`GrepPattern::new`]), in order.
-    pub fn grep(&self, pattern: &str, flags: &str) -> Result<Vec<String>, ArtifactError> {
-        let pattern = GrepPattern::new(pattern, GrepFlags::parse(flags)?)?;
+    /// The lines that match `pattern` with `flags` (see [`GrepPattern::new`];
+    /// `"i".parse()` gives flags from the tools' string form), in order.
+    pub fn grep(&self, pattern: &str, flags: GrepFlags) -> Result<Vec<String>, ArtifactError> {
+        let pattern = GrepPattern::new(pattern, flags)?;
         Ok(self
             .grep_lines(&pattern, usize::MAX)?
             .into_iter()

@@ -20,6 +20,15 @@ pub const MAX_PATTERN_LEN: usize = 4096;
 /// 10 MiB; a model's pattern has no need for more than 1 MiB).
 const SIZE_LIMIT: usize = 1 << 20;
 
+impl std::str::FromStr for GrepFlags {
+    type Err = ArtifactError;
+
+    /// [`GrepFlags::parse`].
+    fn from_str(flags: &str) -> Result<Self, Self::Err> {
+        Self::parse(flags)
+    }
+}
+
 /// The flags of a grep pattern: a set of `i`, `m`, `s`, `u` as in
 /// JavaScript; `""` means none.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -36,6 +45,19 @@ pub struct GrepFlags {
 }
 
 impl GrepFlags {
+    /// No flag: case-sensitive, ASCII classes.
+    pub const NONE: Self = Self {
+        case_insensitive: false,
+        multi_line: false,
+        dot_all: false,
+        unicode: false,
+    };
+    /// `i` alone.
+    pub const IGNORE_CASE: Self = Self {
+        case_insensitive: true,
+        ..Self::NONE
+    };
+
     /// Parses a flags string. `g` and `y` (stateful in JavaScript, and
     /// meaningless for a line filter), unknown letters and repeated ones are
     /// rejected.

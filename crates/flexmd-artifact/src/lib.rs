@@ -6,9 +6,9 @@
 //! the turn's lifecycle.
 //!
 //! ```
-//! use flexmd_artifact::{MemoryReader, SpooledArtifact};
+//! use flexmd_artifact::{GrepFlags, MemoryReader, SpooledArtifact};
 //! let a = SpooledArtifact::new(MemoryReader::new("GET /a 200\nGET /b 500\n"));
-//! assert_eq!(a.grep(" 5\\d\\d$", "").unwrap(), ["GET /b 500"]);
+//! assert_eq!(a.grep(" 5\\d\\d$", GrepFlags::NONE).unwrap(), ["GET /b 500"]);
 //! ```
 
 mod artifact;
@@ -34,7 +34,8 @@ pub use markdown::{
 pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};
 pub use tools::{
-    Artifact, ArtifactKind, Caps, ToolDefinition, ToolSet, default_serialise, forge_tools,
+    Artifact, ArtifactKind, Caps, ToolDefinition, ToolInfo, ToolSet, check_arguments,
+    default_serialise, forge_tools, tool_catalogue,
 };
 pub use turn::{CustomTool, ResultKind, SerialiseFn, ToolFn, ToolOutput, Turn, TurnOptions};
 

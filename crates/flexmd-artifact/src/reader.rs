@@ -271,8 +271,8 @@ pub struct FileReader {
 
 impl FileReader {
     /// Maps and indexes the file at `path`.
-    pub fn open(path: &Path) -> Result<Self, ArtifactError> {
-        Self::open_with_progress(path, &mut |_| {})
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, ArtifactError> {
+        Self::open_with_progress(path.as_ref(), &mut |_| {})
     }
 
     /// [`FileReader::open`], calling `progress` with the bytes indexed so

@@ -99,6 +99,11 @@ enum Param {
         empty_is_omitted: bool,
         doc: &'static str,
     },
+    /// `true` or `false`, `false` when omitted.
+    Bool {
+        name: &'static str,
+        doc: &'static str,
+    },
     /// One of a closed set of strings.
     Enum {
         name: &'static str,
@@ -111,7 +116,10 @@ enum Param {
 impl Param {
     fn name(&self) -> &'static str {
         match self {
-            Self::Int { name, .. } | Self::Str { name, .. } | Self::Enum { name, .. } => name,
+            Self::Int { name, .. }
+            | Self::Str { name, .. }
+            | Self::Bool { name, .. }
+            | Self::Enum { name, .. } => name,
         }
     }
 }
@@ -126,6 +134,8 @@ enum Family {
 struct Spec {
     name: &'static str,
     family: Family,
+    /// Arguments of a typical call (without `callId`), as JSON.
+    example: &'static str,
     description: &'static str,
     params: &'static [Param],
 }
@@ -173,6 +183,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_head",
         family: Family::Base,
+        example: r#"{"n": 20}"#,
         description: "Return the first n lines of a tool result from this turn.",
         params: &[Param::Int {
             name: "n",
@@ -185,6 +196,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_tail",
         family: Family::Base,
+        example: r#"{"n": 20}"#,
         description: "Return the last n lines of a tool result from this turn.",
         params: &[Param::Int {
             name: "n",
@@ -197,7 +209,8 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_grep",
         family: Family::Base,
-        description: "Return the lines of a tool result from this turn that match a regular expression (Rust regex syntax, no lookaround; each line matched on its own).",
+        example: r#"{"pattern": "ERROR|WARN", "flags": "i"}"#,
+        description: "Return the lines of a tool result from this turn that match a regular expression (Rust regex syntax, no lookaround; each line matched on its own). With lineNumbers, each line starts with its 1-based line number and a colon, as grep -n prints it (artifact_cat counts lines from 0: line N is start=N-1).",
         params: &[
             Param::Str {
                 name: "pattern",
@@ -213,11 +226,16 @@ const SPECS: &[Spec] = &[
                 empty_is_omitted: true,
                 doc: "a subset of `imsu` (i: ignore case); \"\" for none",
             },
+            Param::Bool {
+                name: "lineNumbers",
+                doc: "prefix each line with its 1-based line number and `:`; default false",
+            },
         ],
     },
     Spec {
         name: "artifact_cat",
         family: Family::Base,
+        example: r#"{"start": -5}"#,
         description: "Return lines [start, end) of a tool result from this turn, as JavaScript's Array.prototype.slice takes them (negative counts from the end; clamped to the line count).",
         params: &[
             Param::Int {
@@ -239,18 +257,21 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_byte_length",
         family: Family::Base,
+        example: r#"{}"#,
         description: "Return the size in bytes of a tool result from this turn.",
         params: &[],
     },
     Spec {
         name: "artifact_line_count",
         family: Family::Base,
+        example: r#"{}"#,
         description: "Return the number of lines of a tool result from this turn.",
         params: &[],
     },
     Spec {
         name: "artifact_estimate_tokens",
         family: Family::Base,
+        example: r#"{"encoding": "cl100k_base"}"#,
         description: "Return the number of tokens of a tool result from this turn under an encoding.",
         params: &[Param::Enum {
             name: "encoding",
@@ -262,36 +283,42 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_json_type",
         family: Family::Json,
+        example: r#"{}"#,
         description: "Return the format of a JSON tool result from this turn: json, json5, jsonl or ndjson.",
         params: &[],
     },
     Spec {
         name: "artifact_json_keys",
         family: Family::Json,
+        example: r#"{}"#,
         description: "Return the top-level keys of a JSON tool result from this turn (for JSON Lines, of all records).",
         params: &[],
     },
     Spec {
         name: "artifact_json_length",
         family: Family::Json,
+        example: r#"{}"#,
         description: "Return the number of records of a JSON tool result from this turn (1 for json/json5).",
         params: &[],
     },
     Spec {
         name: "artifact_json_get",
         family: Family::Json,
+        example: r#"{"path": "$.items[*].name"}"#,
         description: "Return the values a JSONPath selects in a JSON tool result from this turn (for JSON Lines, in every record).",
         params: &[PATH],
     },
     Spec {
         name: "artifact_json_filter",
         family: Family::Json,
+        example: r#"{"path": "$[?@.status == 'active']"}"#,
         description: "Return the records of a JSON tool result from this turn in which a JSONPath selects something; a path starting with `$[?` tests the record itself, e.g. `$[?@.status == 'active']`.",
         params: &[PATH],
     },
     Spec {
         name: "artifact_json_slice",
         family: Family::Json,
+        example: r#"{"start": 0, "end": 3}"#,
         description: "Return records [start, end) of a JSON Lines tool result from this turn, as JavaScript's Array.prototype.slice takes them (negative counts from the end); the root for json/json5.",
         params: &[
             Param::Int {
@@ -313,24 +340,28 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_json_pluck",
         family: Family::Json,
+        example: r#"{"path": "$.id"}"#,
         description: "Return one field from every record of a JSON tool result from this turn, by JSONPath (e.g. `$.id`).",
         params: &[PATH],
     },
     Spec {
         name: "artifact_md_frontmatter",
         family: Family::Markdown,
+        example: r#"{}"#,
         description: "Return the YAML front matter of a Markdown tool result from this turn, as JSON.",
         params: &[],
     },
     Spec {
         name: "artifact_md_headings",
         family: Family::Markdown,
+        example: r#"{"depth": 2}"#,
         description: "Return the headings of a Markdown tool result from this turn, with their line ranges.",
         params: &[DEPTH],
     },
     Spec {
         name: "artifact_md_code_blocks",
         family: Family::Markdown,
+        example: r#"{"lang": "rust"}"#,
         description: "Return the fenced code blocks of a Markdown tool result from this turn (language and line range; read them with artifact_cat).",
         params: &[Param::Str {
             name: "lang",
@@ -343,30 +374,35 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "artifact_md_sections",
         family: Family::Markdown,
+        example: r#"{"depth": 2}"#,
         description: "Return the sections of a Markdown tool result from this turn: heading, depth and body line range (read a body with artifact_cat).",
         params: &[DEPTH],
     },
     Spec {
         name: "artifact_md_links",
         family: Family::Markdown,
+        example: r#"{"startLine": 0, "endLine": 40}"#,
         description: "Return the links in lines [startLine, endLine) of a Markdown tool result from this turn.",
         params: &[LINE_START, LINE_END],
     },
     Spec {
         name: "artifact_md_images",
         family: Family::Markdown,
+        example: r#"{}"#,
         description: "Return the images in lines [startLine, endLine) of a Markdown tool result from this turn.",
         params: &[LINE_START, LINE_END],
     },
     Spec {
         name: "artifact_md_text",
         family: Family::Markdown,
+        example: r#"{"startLine": 10, "endLine": 20}"#,
         description: "Return the plain text (markup removed) of lines [startLine, endLine) of a Markdown tool result from this turn.",
         params: &[LINE_START, LINE_END],
     },
     Spec {
         name: "artifact_md_ast",
         family: Family::Markdown,
+        example: r#"{"startLine": 0, "endLine": 5}"#,
         description: "Return the mdast syntax tree of lines [startLine, endLine) of a Markdown tool result from this turn (at most 1 MiB; bound the range with artifact_md_sections).",
         params: &[LINE_START, LINE_END],
     },
@@ -396,6 +432,81 @@ impl ToolDefinition {
     pub fn to_anthropic(&self) -> Value {
         json!({"name": self.name, "description": self.description, "input_schema": self.parameters})
     }
+}
+
+/// One artifact tool as documentation: its definition (with `callId` a
+/// plain string), the kind of artifact it reads and a typical call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolInfo {
+    /// The definition, as [`ToolSet::definitions`] gives it.
+    pub definition: ToolDefinition,
+    /// The kind of artifact it reads; `None` when it reads any kind (the
+    /// line tools).
+    pub reads: Option<ArtifactKind>,
+    /// Arguments of a typical call, without `callId` (a JSON object).
+    pub example: Value,
+}
+
+/// Every tool [`forge_tools`] can forge, in order, documented: what the
+/// CLI's `flexmd artifact --help` and generated docs are built from.
+///
+/// ```
+/// let tools = flexmd_artifact::tool_catalogue();
+/// let grep = tools.iter().find(|t| t.definition.name == "artifact_grep").unwrap();
+/// assert_eq!(grep.reads, None);
+/// assert_eq!(grep.example["pattern"], "ERROR|WARN");
+/// assert_eq!(grep.definition.parameters["required"], serde_json::json!(["callId", "pattern"]));
+/// ```
+pub fn tool_catalogue() -> Vec<ToolInfo> {
+    SPECS
+        .iter()
+        .map(|spec| ToolInfo {
+            definition: ToolDefinition {
+                name: spec.name.to_owned(),
+                description: spec.description.to_owned(),
+                parameters: schema(spec, &[]),
+            },
+            reads: match spec.family {
+                Family::Base => None,
+                Family::Json => Some(ArtifactKind::Json),
+                Family::Markdown => Some(ArtifactKind::Markdown),
+            },
+            example: serde_json::from_str(spec.example).unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// Checks the arguments of a call to the tool `name` (JSON text, an
+/// object) without any artifact: unknown names, types and ranges, with the
+/// same messages as [`ToolSet::call`]. `callId` may be left out. A front
+/// end checks a call with this before it opens a large file.
+///
+/// ```
+/// use flexmd_artifact::check_arguments;
+/// assert!(check_arguments("artifact_head", r#"{"n": 3}"#).is_ok());
+/// let err = check_arguments("artifact_head", r#"{"m": 3}"#).unwrap_err();
+/// assert_eq!(err.to_string(), "artifact_head: unknown argument `m`; the arguments are `callId`, `n`");
+/// ```
+pub fn check_arguments(name: &str, arguments: &str) -> Result<(), ArtifactError> {
+    let Some(spec) = SPECS.iter().find(|s| s.name == name) else {
+        let names: Vec<&str> = SPECS.iter().map(|s| s.name).collect();
+        return Err(ArtifactError::Call(format!(
+            "unknown tool `{name}`; the tools are {}",
+            names.join(", ")
+        )));
+    };
+    let mut args = parse_arguments(name, arguments)?;
+    // Any callId will do here: the artifact is not known yet.
+    if let Value::Object(map) = &mut args {
+        map.entry("callId")
+            .or_insert_with(|| Value::String(String::new()));
+    }
+    let id = args
+        .get("callId")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    Args::check(spec, &[id.as_str()], &args).map(|_| ())
 }
 
 /// The tools forged for a set of artifacts, and the dispatcher for calls.
@@ -585,12 +696,20 @@ impl<'a> ToolSet<'a> {
                     args.str("pattern").unwrap_or_default(),
                     crate::grep::GrepFlags::parse(flags)?,
                 )?;
+                let numbered = args.values.get("lineNumbers") == Some(&Value::Bool(true));
                 let hits = base.grep_lines(&pattern, caps.lines + 1)?;
                 let more = hits.len() > caps.lines;
                 let shown: Vec<String> = hits
                     .iter()
                     .take(caps.lines)
-                    .filter_map(|&i| base.reader().line(i).map(|l| l.into_owned()))
+                    .filter_map(|&i| {
+                        let line = base.reader().line(i)?;
+                        Some(if numbered {
+                            format!("{}:{line}", i + 1)
+                        } else {
+                            line.into_owned()
+                        })
+                    })
                     .collect();
                 let mut text = lines(shown, None);
                 if more {
@@ -1074,6 +1193,14 @@ impl<'v> Args<'v> {
                         return Err(fail(format!("`{name}` must be a string (got {other})")));
                     }
                 },
+                (Param::Bool { name, .. }, v) => match v {
+                    None | Some(Value::Null | Value::Bool(_)) => {}
+                    Some(other) => {
+                        return Err(fail(format!(
+                            "`{name}` must be true or false (got {other})"
+                        )));
+                    }
+                },
                 (Param::Enum { name, values, .. }, v) => match v {
                     None | Some(Value::Null) => {}
                     Some(Value::String(s)) if s.is_empty() || values.contains(&s.as_str()) => {}
@@ -1160,6 +1287,10 @@ fn schema(spec: &Spec, ids: &[&str]) -> Value {
                     json!({"type": "string", "maxLength": max_len, "description": doc}),
                 )
             }
+            Param::Bool { name, doc } => (
+                name,
+                json!({"type": "boolean", "default": false, "description": doc}),
+            ),
             Param::Enum {
                 name,
                 values,

@@ -114,14 +114,14 @@ pub type SerialiseFn = dyn Fn(&Value) -> String + Send + Sync;
 /// within the turn's caps).
 ///
 /// ```
-/// use flexmd_artifact::{ArtifactKind, CustomTool};
+/// use flexmd_artifact::{ArtifactKind, CustomTool, GrepFlags};
 /// use serde_json::json;
 ///
 /// let errors = CustomTool::new(
 ///     "count_errors",
 ///     "Count the lines of a tool result from this turn that mention ERROR.",
 ///     json!({"type": "object", "properties": {}}),
-///     |artifact, _args| Ok(json!(artifact.base().grep("ERROR", "")?.len())),
+///     |artifact, _args| Ok(json!(artifact.base().grep("ERROR", GrepFlags::NONE)?.len())),
 /// )
 /// .for_kind(ArtifactKind::Text);
 /// assert_eq!(errors.name(), "count_errors");

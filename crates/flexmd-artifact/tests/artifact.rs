@@ -8,7 +8,7 @@
 )]
 
 use flexmd_artifact::{
-    Encoding, FileReader, JsonFormat, MemoryReader, SpoolReader, SpooledArtifact,
+    Encoding, FileReader, GrepFlags, JsonFormat, MemoryReader, SpoolReader, SpooledArtifact,
     SpooledJsonArtifact,
 };
 use serde_json::json;
@@ -46,7 +46,10 @@ mod lines {
         let a = SpooledArtifact::new(MemoryReader::new(b"ok\n\xff\xfe bad\n".to_vec()));
         assert_eq!(a.byte_length(), 10);
         assert_eq!(a.cat(Some(1), Some(2)), ["\u{fffd}\u{fffd} bad"]);
-        assert_eq!(a.grep("bad", "").unwrap(), ["\u{fffd}\u{fffd} bad"]);
+        assert_eq!(
+            a.grep("bad", GrepFlags::NONE).unwrap(),
+            ["\u{fffd}\u{fffd} bad"]
+        );
     }
 
     #[test]
@@ -68,13 +71,16 @@ mod lines {
     #[test]
     fn grep_flags_are_validated() {
         let a = text("Alpha\nbeta\nALPHA\n");
-        assert_eq!(a.grep("alpha", "i").unwrap(), ["Alpha", "ALPHA"]);
-        assert_eq!(a.grep("^b", "").unwrap(), ["beta"]);
+        assert_eq!(
+            a.grep("alpha", GrepFlags::IGNORE_CASE).unwrap(),
+            ["Alpha", "ALPHA"]
+        );
+        assert_eq!(a.grep("^b", GrepFlags::NONE).unwrap(), ["beta"]);
         for bad in ["g", "y", "x", "ii", "gi"] {
-            let err = a.grep("a", bad).unwrap_err().to_string();
+            let err = bad.parse::<GrepFlags>().unwrap_err().to_string();
             assert!(err.starts_with("invalid pattern: "), "{bad}: {err}");
         }
-        assert!(a.grep("(", "").is_err());
+        assert!(a.grep("(", GrepFlags::NONE).is_err());
     }
 
     #[test]
@@ -92,12 +98,17 @@ mod lines {
             file.cat(Some(500), Some(503)),
             ["line 500\r", "line 501\r", "line 502\r"]
         );
-        assert_eq!(file.grep("^line 99\\d\\r?$", "").unwrap().len(), 10);
+        assert_eq!(
+            file.grep("^line 99\\d\\r?$", GrepFlags::NONE)
+                .unwrap()
+                .len(),
+            10
+        );
         assert_eq!(file.as_string(), content);
         std::fs::write(dir.join("empty"), "").unwrap();
-        let empty = SpooledArtifact::new(FileReader::open(&dir.join("empty")).unwrap());
+        let empty = SpooledArtifact::new(FileReader::open(dir.join("empty")).unwrap());
         assert_eq!((empty.line_count(), empty.byte_length()), (0, 0));
-        assert!(FileReader::open(&dir.join("missing")).is_err());
+        assert!(FileReader::open(dir.join("missing")).is_err());
         let reader = FileReader::open(&path).unwrap();
         assert_eq!(reader.line_of(0), 0);
         assert_eq!(reader.line_of(content.len()), 1000);

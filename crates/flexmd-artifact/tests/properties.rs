@@ -60,7 +60,7 @@ proptest! {
                 .map(str::to_owned)
                 .collect()
         };
-        prop_assert_eq!(a.grep(pattern, "").unwrap(), per_line);
+        prop_assert_eq!(a.grep(pattern, GrepFlags::NONE).unwrap(), per_line);
     }
 
     #[test]

@@ -10,8 +10,8 @@
 )]
 
 use flexmd_artifact::{
-    Artifact, Encoding, JsonFormat, MAX_DOCUMENT_BYTES, MAX_FILTER_NESTING, MemoryReader,
-    SpooledArtifact, SpooledJsonArtifact, compile_path, count_tokens, forge_tools,
+    Artifact, Encoding, GrepFlags, JsonFormat, MAX_DOCUMENT_BYTES, MAX_FILTER_NESTING,
+    MemoryReader, SpooledArtifact, SpooledJsonArtifact, compile_path, count_tokens, forge_tools,
 };
 
 /// 1. A JSONPath with a cut `\u` escape reached an `unreachable!` inside
@@ -32,9 +32,9 @@ fn r001_cut_unicode_escape_in_a_path_is_an_error() {
 #[test]
 fn r002_empty_alternative_over_invalid_utf8_does_not_panic() {
     let log = SpooledArtifact::new(MemoryReader::new(b"x\xaa\n".to_vec()));
-    assert_eq!(log.grep("(.|)", "").unwrap().len(), 2);
+    assert_eq!(log.grep("(.|)", GrepFlags::NONE).unwrap().len(), 2);
     let log = SpooledArtifact::new(MemoryReader::new(b"\x00\xaa\n".to_vec()));
-    assert_eq!(log.grep(".|", "").unwrap().len(), 2);
+    assert_eq!(log.grep(".|", GrepFlags::NONE).unwrap().len(), 2);
 }
 
 /// 3. Nested filters made JSONPath parsing exponential: 22 levels of `$[?`

@@ -9,8 +9,8 @@
 )]
 
 use flexmd_artifact::{
-    Artifact, MemoryReader, SpooledArtifact, SpooledJsonArtifact, SpooledMarkdownArtifact,
-    forge_tools,
+    Artifact, GrepFlags, MemoryReader, SpooledArtifact, SpooledJsonArtifact,
+    SpooledMarkdownArtifact, forge_tools,
 };
 use pretty_assertions::assert_eq;
 use serde_json::json;
@@ -154,7 +154,7 @@ fn a_leading_byte_order_mark_is_not_part_of_the_first_line() {
     let md = SpooledMarkdownArtifact::new(MemoryReader::new("\u{feff}# Title\nbody\n"));
     assert_eq!(md.md_headings(None)[0].text, "Title");
     assert_eq!(md.base().head(1), ["# Title"]);
-    assert_eq!(md.base().grep("^# ", "").unwrap(), ["# Title"]);
+    assert_eq!(md.base().grep("^# ", GrepFlags::NONE).unwrap(), ["# Title"]);
     // Byte counts and the whole text stay byte-faithful.
     assert_eq!(md.base().byte_length(), 3 + "# Title\nbody\n".len());
     assert!(md.base().as_string().starts_with('\u{feff}'));

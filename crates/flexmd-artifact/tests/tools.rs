@@ -308,3 +308,41 @@ fn long_lists_are_cut_before_serialisation() {
         "[\n  {\n    \"id\": 10\n  },\n  {\n    \"id\": 11\n  }\n]"
     );
 }
+
+#[test]
+fn grep_numbers_lines_from_one_as_grep_n_does() {
+    let artifacts = artifacts();
+    let tools = forge_tools(&artifacts);
+    let call = |args: &str| tools.call("artifact_grep", args);
+    assert_eq!(
+        call(r#"{"callId": "log", "pattern": "ERROR", "lineNumbers": true}"#).unwrap(),
+        "2:ERROR disk\n4:ERROR net"
+    );
+    assert_eq!(
+        call(r#"{"callId": "log", "pattern": "ERROR", "lineNumbers": false}"#).unwrap(),
+        "ERROR disk\nERROR net"
+    );
+    assert_eq!(
+        call(r#"{"callId": "log", "pattern": "x", "lineNumbers": "yes"}"#)
+            .unwrap_err()
+            .to_string(),
+        "artifact_grep: `lineNumbers` must be true or false (got \"yes\")"
+    );
+}
+
+#[test]
+fn the_catalogue_documents_every_tool_and_its_examples_pass_the_checks() {
+    let catalogue = flexmd_artifact::tool_catalogue();
+    assert_eq!(catalogue.len(), 22);
+    for tool in &catalogue {
+        let name = &tool.definition.name;
+        assert!(!tool.definition.description.is_empty(), "{name}");
+        flexmd_artifact::check_arguments(name, &tool.example.to_string())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    let err = flexmd_artifact::check_arguments("artifact_cat", r#"{"start": "x"}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "artifact_cat: `start` must be an integer (got \"x\")"
+    );
+}
