@@ -1,22 +1,26 @@
 //! `flexmd artifact OP FILE [ARGS]`, `flexmd tools FILE...`,
-//! `flexmd call FILE... --call CALL_JSON`: the forged tools on files.
+//! `flexmd call FILE... [--call JSON]`: the artifact tools on files. The
+//! `artifact` subcommands, their arguments and their help are generated
+//! from the library's tool catalogue, so the CLI and the tools a model is
+//! offered never drift apart.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::{Arg, ArgAction, ArgMatches, Args, ValueEnum};
 use flexmd_artifact::{
-    Artifact, FileReader, JsonFormat, SpooledArtifact, SpooledJsonArtifact,
-    SpooledMarkdownArtifact, forge_tools,
+    Artifact, ArtifactError, ArtifactKind, FileReader, JsonFormat, SpooledArtifact,
+    SpooledJsonArtifact, SpooledMarkdownArtifact, ToolInfo, ToolSet, check_arguments, forge_tools,
+    tool_catalogue,
 };
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::error::CliError;
-use crate::{print, print_json};
+use crate::input::{MappedInput, mapped_input};
+use crate::output::{Progress, print, print_json};
 
 /// How to read the files.
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Kind {
     /// JSON, JSON5 or JSON Lines, told apart by content.
     Json,
@@ -37,33 +41,20 @@ pub(crate) enum Kind {
 pub(crate) struct KindArg {
     /// Read every file as this kind (default: from the extension: .json,
     /// .json5, .jsonl, .ndjson are JSON of that format; .md, .markdown
-    /// Markdown; else text).
-    #[arg(long = "as", value_enum)]
+    /// Markdown; anything else, and standard input, text).
+    #[arg(long = "as", value_enum, value_name = "KIND")]
     kind: Option<Kind>,
 }
 
-/// `flexmd artifact` arguments.
+/// `flexmd artifact` (its operations are generated: see [`operations`]).
 #[derive(Debug, Args)]
-pub(crate) struct ArtifactArgs {
-    /// The operation: head, tail, grep, cat, byte-length, line-count,
-    /// estimate-tokens, as-string, json-type, json-keys, json-length,
-    /// json-get, json-filter, json-slice, json-pluck, md-frontmatter,
-    /// md-headings, md-code-blocks, md-sections, md-ast, md-links,
-    /// md-images, md-text.
-    op: String,
-    /// The file.
-    file: PathBuf,
-    /// The tool's arguments, as `name=value` or, in the tool's order, plain
-    /// values (`flexmd artifact grep log.txt ERROR i`).
-    args: Vec<String>,
-    #[command(flatten)]
-    kind: KindArg,
-}
+pub(crate) struct ArtifactArgs {}
 
 /// `flexmd tools` arguments.
 #[derive(Debug, Args)]
 pub(crate) struct ToolsArgs {
-    /// The files; each one's callId is its path as given.
+    /// The files (`-` for standard input); each one's callId is its path as
+    /// given.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The tool-definition format.
@@ -79,10 +70,16 @@ pub(crate) struct CallArgs {
     /// The files; each one's callId is its path as given.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The call: `{"name": "artifact_grep", "arguments": {...}}` (arguments
-    /// as an object or as JSON text, as models send them).
-    #[arg(long)]
-    call: String,
+    /// The call, as JSON: `{"name", "arguments"}` (arguments an object or
+    /// JSON text), an OpenAI tool call (`{"type": "function", "function":
+    /// {...}}`) or an assistant message holding `tool_calls`, an Anthropic
+    /// `tool_use` block or a message holding them, or an array of calls.
+    /// Standard input when neither this nor --call-file is given.
+    #[arg(long, value_name = "JSON", conflicts_with = "call_file")]
+    call: Option<String>,
+    /// Read the call JSON from this file.
+    #[arg(long, value_name = "FILE")]
+    call_file: Option<PathBuf>,
     #[command(flatten)]
     kind: KindArg,
 }
@@ -96,11 +93,177 @@ pub(crate) enum Format {
     Anthropic,
 }
 
-/// Files from this size on show indexing progress on a terminal.
+/// The CLI name of a tool: `artifact_json_get` → `json-get`.
+fn op_name(tool: &str) -> String {
+    tool.trim_start_matches("artifact_").replace('_', "-")
+}
+
+/// The tool's description as it reads on a command line.
+fn cli_description(description: &str) -> String {
+    description
+        .replace("a JSON tool result from this turn", "a JSON file")
+        .replace("a Markdown tool result from this turn", "a Markdown file")
+        .replace("a tool result from this turn", "the file")
+}
+
+/// One line per parameter: name, type, range or values, default, meaning.
+fn parameter_lines(tool: &ToolInfo) -> Vec<String> {
+    let schema = &tool.definition.parameters;
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(properties) = schema["properties"].as_object() else {
+        return Vec::new();
+    };
+    properties
+        .iter()
+        .filter(|(name, _)| *name != "callId")
+        .map(|(name, p)| {
+            let mut kind = p["type"].as_str().unwrap_or("string").to_owned();
+            if let Some(values) = p["enum"].as_array() {
+                let names: Vec<&str> = values
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter(|v| !v.is_empty())
+                    .collect();
+                kind = format!("one of {}", names.join(", "));
+            }
+            match (p["minimum"].as_i64(), p["maximum"].as_i64()) {
+                (Some(min), Some(max)) => kind.push_str(&format!(" {min}..{max}")),
+                (Some(min), None) => kind.push_str(&format!(" ≥ {min}")),
+                _ => {}
+            }
+            let need = if required.contains(&name.as_str()) {
+                ", required".to_owned()
+            } else if let Some(d) = p.get("default").filter(|d| !d.is_null()) {
+                format!(", default {d}")
+            } else {
+                String::new()
+            };
+            let doc = p["description"].as_str().unwrap_or_default();
+            format!("  {name}  ({kind}{need}): {doc}")
+        })
+        .collect()
+}
+
+/// The example call of a tool, as `name=value` words.
+fn example_words(tool: &ToolInfo) -> String {
+    tool.example
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| {
+                    let value = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+                    let word = format!("{k}={value}");
+                    if word.contains([' ', '|', '$', '[', '?', '\'', '*', '(']) {
+                        format!("'{}'", word.replace('\'', "'\\''"))
+                    } else {
+                        word
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+/// The `flexmd artifact` subcommands, one per tool of the catalogue (and
+/// `as-string`), each with its arguments, their types and defaults, and an
+/// example, in its help.
+pub(crate) fn operations() -> Vec<clap::Command> {
+    let file = || {
+        Arg::new("file")
+            .value_name("FILE")
+            .required(true)
+            .help("The file; `-` for standard input")
+    };
+    let kind = || {
+        Arg::new("as")
+            .long("as")
+            .value_name("KIND")
+            .value_parser(clap::builder::EnumValueParser::<Kind>::new())
+            .help("Read the file as this kind (default: from its extension)")
+    };
+    let mut ops: Vec<clap::Command> = tool_catalogue()
+        .iter()
+        .map(|tool| {
+            let name = op_name(&tool.definition.name);
+            let description = cli_description(&tool.definition.description);
+            let reads = match tool.reads {
+                None => "any file",
+                Some(ArtifactKind::Json) => "JSON, JSON5 or JSON Lines files",
+                Some(ArtifactKind::Markdown) => "Markdown files",
+                Some(ArtifactKind::Text) => "text files",
+            };
+            let params = parameter_lines(tool);
+            let mut long = format!("{description}\n\nReads {reads}.");
+            if !params.is_empty() {
+                long.push_str(
+                    "\n\nArguments, as NAME=VALUE or as plain values in this order:\n",
+                );
+                long.push_str(&params.join("\n"));
+            }
+            let example = example_words(tool);
+            let after = format!(
+                "Example:\n  flexmd artifact {name} FILE{}{example}\n\nThe same as the tool call \
+                 {{\"name\": \"{}\", \"arguments\": {}}} with callId FILE.",
+                if example.is_empty() { "" } else { " " },
+                tool.definition.name,
+                with_call_id(&tool.example)
+            );
+            let mut op = clap::Command::new(name)
+                .about(description)
+                .long_about(long)
+                .after_long_help(after)
+                .arg(file())
+                .arg(
+                    Arg::new("args")
+                        .value_name("NAME=VALUE")
+                        .num_args(0..)
+                        .action(ArgAction::Append)
+                        .allow_hyphen_values(true)
+                        .help("The tool's arguments (see --help for each one)"),
+                )
+                .arg(kind());
+            if tool.definition.name == "artifact_grep" {
+                op = op.arg(
+                    Arg::new("line-number")
+                        .short('n')
+                        .long("line-number")
+                        .action(ArgAction::SetTrue)
+                        .help("Start each line with its 1-based line number and `:` (lineNumbers=true)"),
+                );
+            }
+            op
+        })
+        .collect();
+    ops.push(
+        clap::Command::new("as-string")
+            .about("Print the whole file as text (what the model would be given without tools)")
+            .arg(file())
+            .arg(kind()),
+    );
+    ops
+}
+
+/// The example's arguments with a callId, as JSON text.
+fn with_call_id(example: &Value) -> String {
+    let mut map = Map::new();
+    map.insert("callId".to_owned(), json!("FILE"));
+    if let Some(args) = example.as_object() {
+        map.extend(args.clone());
+    }
+    Value::Object(map).to_string()
+}
+
+/// Files from this size on show indexing progress (on a terminal, after
+/// half a second).
 const PROGRESS_FROM: u64 = 64 << 20;
 
-fn open(path: &Path, kind: Option<Kind>) -> Result<(String, Artifact), CliError> {
-    let extension = path
+/// Opens `input` as `kind`, or the kind its name gives.
+fn open(input: &MappedInput, kind: Option<Kind>) -> Result<(String, Artifact), CliError> {
+    let extension = Path::new(&input.name)
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
@@ -112,18 +275,16 @@ fn open(path: &Path, kind: Option<Kind>) -> Result<(String, Artifact), CliError>
         Some("md" | "markdown") => Kind::Markdown,
         _ => Kind::Text,
     });
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    let show = size >= PROGRESS_FROM && std::io::stderr().is_terminal();
-    let name = path.display().to_string();
-    let mut progress = |done: usize| {
-        if show {
-            eprint!("\rindexing {name}: {} of {} MiB", done >> 20, size >> 20);
+    let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
+    let progress =
+        (size >= PROGRESS_FROM).then(|| Progress::start(&format!("indexing {}", input.name)));
+    let mut report = |done: usize| {
+        if let Some(p) = &progress {
+            p.set(format!(": {} of {} MiB", done >> 20, size >> 20));
         }
     };
-    let reader = FileReader::open_with_progress(path, &mut progress)?;
-    if show {
-        eprintln!();
-    }
+    let reader = FileReader::open_with_progress(&input.path, &mut report)?;
+    drop(progress);
     let format = match kind {
         Kind::Json5 => Some(JsonFormat::Json5),
         Kind::Jsonl => Some(JsonFormat::Jsonl),
@@ -137,99 +298,293 @@ fn open(path: &Path, kind: Option<Kind>) -> Result<(String, Artifact), CliError>
             Artifact::Json(SpooledJsonArtifact::new(reader, format)?)
         }
     };
-    Ok((name, artifact))
+    Ok((input.name.clone(), artifact))
 }
 
-fn open_all(files: &[PathBuf], kind: Option<Kind>) -> Result<Vec<(String, Artifact)>, CliError> {
-    files.iter().map(|f| open(f, kind)).collect()
-}
+/// The opened files, and the inputs that must outlive them (a spooled
+/// standard input is removed when its [`MappedInput`] is dropped).
+type Opened = (Vec<MappedInput>, Vec<(String, Artifact)>);
 
-pub(crate) fn artifact(args: ArtifactArgs) -> Result<ExitCode, CliError> {
-    let artifacts = vec![open(&args.file, args.kind.kind)?];
-    let id = artifacts
-        .first()
-        .map(|(id, _)| id.clone())
-        .unwrap_or_default();
-    if args.op == "as-string" {
-        let text = artifacts
-            .first()
-            .map(|(_, a)| a.base().as_string().into_owned())
-            .unwrap_or_default();
-        print(&text)?;
-        return Ok(ExitCode::SUCCESS);
+/// Opens every file; standard input (`-`) at most once.
+fn open_all(files: &[PathBuf], kind: Option<Kind>) -> Result<Opened, CliError> {
+    if files
+        .iter()
+        .filter(|f| crate::input::is_stdin(Some(f)))
+        .count()
+        > 1
+    {
+        return Err(CliError::Usage(
+            "standard input (`-`) can be given once".to_owned(),
+        ));
     }
-    let tools = forge_tools(&artifacts);
-    let name = format!("artifact_{}", args.op.replace('-', "_"));
-    let definition = tools
-        .definitions()
-        .into_iter()
-        .find(|d| d.name == name)
-        .ok_or_else(|| {
-            CliError::Usage(format!(
-                "`{}` is not an operation for this file; see `flexmd artifact --help`",
-                args.op
-            ))
-        })?;
-    let properties: Vec<(String, Value)> = definition
-        .parameters
-        .get("properties")
+    let inputs: Vec<MappedInput> = files
+        .iter()
+        .map(|f| mapped_input(f))
+        .collect::<Result<_, _>>()?;
+    let artifacts = inputs
+        .iter()
+        .map(|i| open(i, kind))
+        .collect::<Result<_, _>>()?;
+    Ok((inputs, artifacts))
+}
+
+/// The tool arguments of `flexmd artifact OP FILE ARGS`: `name=value` for a
+/// parameter, or plain values in the parameters' order. An unknown name, a
+/// repeated one or too many values is a usage error.
+fn arguments(tool: &ToolInfo, raw: &[String]) -> Result<Map<String, Value>, CliError> {
+    let schema = tool.definition.parameters.get("properties");
+    let names: Vec<&str> = schema
         .and_then(Value::as_object)
         .map(|p| {
-            p.iter()
-                .filter(|(k, _)| *k != "callId")
-                .map(|(k, v)| (k.clone(), v.clone()))
+            p.keys()
+                .map(String::as_str)
+                .filter(|k| *k != "callId")
                 .collect()
         })
         .unwrap_or_default();
-    let mut call = Map::new();
-    call.insert("callId".to_owned(), Value::String(id));
-    let mut positional = properties.iter();
-    for arg in &args.args {
-        let (key, raw) = match arg.split_once('=') {
-            Some((k, v)) if properties.iter().any(|(name, _)| name == k) => (k.to_owned(), v),
-            _ => match positional.find(|(k, _)| !call.contains_key(k)) {
-                Some((k, _)) => (k.clone(), arg.as_str()),
+    let op = op_name(&tool.definition.name);
+    let listed = || {
+        if names.is_empty() {
+            "it takes no arguments".to_owned()
+        } else {
+            format!("its arguments are {}", names.join(", "))
+        }
+    };
+    let mut args = Map::new();
+    for word in raw {
+        let named = word.split_once('=').filter(|(k, _)| {
+            !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        let (key, value) = match named {
+            Some((k, v)) if names.contains(&k) => (k.to_owned(), v),
+            Some((k, _)) => {
+                return Err(CliError::Usage(format!(
+                    "`{op}` has no argument `{k}`: {} (a value holding `=` is written NAME=VALUE)",
+                    listed()
+                )));
+            }
+            None => match names.iter().find(|n| !args.contains_key(**n)) {
+                Some(n) => ((*n).to_owned(), word.as_str()),
                 None => {
                     return Err(CliError::Usage(format!(
-                        "too many arguments for `{}`: `{arg}`",
-                        args.op
+                        "too many arguments for `{op}`: `{word}`; {}",
+                        listed()
                     )));
                 }
             },
         };
-        let integer = properties
-            .iter()
-            .any(|(k, schema)| *k == key && schema.get("type") == Some(&Value::from("integer")));
-        let value = match (integer, raw.parse::<i64>()) {
-            (true, Ok(n)) => Value::from(n),
-            _ => Value::String(raw.to_owned()),
+        if args.contains_key(&key) {
+            return Err(CliError::Usage(format!("`{key}` is given twice to `{op}`")));
+        }
+        let declared = schema
+            .and_then(|s| s.get(&key))
+            .and_then(|p| p.get("type"))
+            .and_then(Value::as_str);
+        let value = match declared {
+            Some("integer") => value
+                .parse::<i64>()
+                .map_or_else(|_| Value::String(value.to_owned()), Value::from),
+            Some("boolean") => match value {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                other => Value::String(other.to_owned()),
+            },
+            _ => Value::String(value.to_owned()),
         };
-        call.insert(key, value);
+        args.insert(key, value);
     }
-    run_call(&tools, &name, &Value::Object(call).to_string())
+    Ok(args)
 }
 
-fn run_call(
-    tools: &flexmd_artifact::ToolSet<'_>,
-    name: &str,
-    arguments: &str,
-) -> Result<ExitCode, CliError> {
-    match tools.call(name, arguments) {
-        Ok(mut text) => {
-            text.push('\n');
-            print(&text)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => {
-            // The text a model would get back, on stderr; exit 1.
-            eprintln!("{e}");
-            Ok(ExitCode::from(1))
-        }
+/// An artifact error's exit code: 2 for a bad query or an unreadable file,
+/// 1 for a file that is not the kind it was read as.
+fn error_code(e: &ArtifactError) -> u8 {
+    match e {
+        ArtifactError::Json(_) | ArtifactError::Markdown(_) => 1,
+        _ => 2,
     }
+}
+
+/// `flexmd artifact OP FILE ARGS`.
+pub(crate) fn artifact(matches: &ArgMatches, json_out: bool) -> Result<ExitCode, CliError> {
+    let Some((op, sub)) = matches.subcommand() else {
+        return Err(CliError::Usage(
+            "name an operation: flexmd artifact --help lists them".to_owned(),
+        ));
+    };
+    let file = sub
+        .get_one::<String>("file")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let kind = sub.get_one::<Kind>("as").copied();
+    if op == "as-string" {
+        let input = mapped_input(&file)?;
+        let (_, artifact) = open(&input, kind)?;
+        print(&artifact.base().as_string())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let catalogue = tool_catalogue();
+    let Some(tool) = catalogue.iter().find(|t| op_name(&t.definition.name) == op) else {
+        return Err(CliError::Usage(format!("`{op}` is not an operation")));
+    };
+    let raw: Vec<String> = sub
+        .get_many::<String>("args")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    let mut args = arguments(tool, &raw)?;
+    if matches!(sub.try_get_one::<bool>("line-number"), Ok(Some(true))) {
+        args.insert("lineNumbers".to_owned(), Value::Bool(true));
+    }
+    let name = tool.definition.name.clone();
+    // Checked before a large file is mapped and indexed.
+    check_arguments(&name, &Value::Object(args.clone()).to_string())
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let input = mapped_input(&file)?;
+    let artifacts = vec![open(&input, kind)?];
+    args.insert("callId".to_owned(), Value::String(input.name.clone()));
+    let tools = forge_tools(&artifacts);
+    if !tools.definitions().iter().any(|d| d.name == name) {
+        return Err(CliError::Usage(format!(
+            "`{op}` does not read {} (read as {}); pass --as to read it as another kind",
+            input.name,
+            kind_name(&artifacts)
+        )));
+    }
+    let calls = vec![Call {
+        id: None,
+        name,
+        arguments: Value::Object(args).to_string(),
+    }];
+    run_calls(&tools, &calls, json_out, true)
+}
+
+fn kind_name(artifacts: &[(String, Artifact)]) -> &'static str {
+    match artifacts.first().map(|(_, a)| a.kind()) {
+        Some(ArtifactKind::Json) => "JSON",
+        Some(ArtifactKind::Markdown) => "Markdown",
+        _ => "text",
+    }
+}
+
+/// One tool call read from the `--call` JSON.
+#[derive(Debug)]
+struct Call {
+    /// The provider's id for the call, when it has one.
+    id: Option<String>,
+    name: String,
+    /// JSON text of an object.
+    arguments: String,
+}
+
+/// The calls in any of the shapes providers emit (see [`CallArgs::call`]).
+fn calls_in(value: &Value) -> Result<Vec<Call>, CliError> {
+    let bad = |what: &str| {
+        CliError::Usage(format!(
+            "the call is not a tool call: {what}; give {{\"name\", \"arguments\"}}, an OpenAI \
+             tool call or an Anthropic tool_use block (or an array of them)"
+        ))
+    };
+    match value {
+        Value::Array(items) => {
+            let mut all = Vec::new();
+            for item in items {
+                all.extend(calls_in(item)?);
+            }
+            Ok(all)
+        }
+        // An OpenAI assistant message, or an Anthropic one.
+        Value::Object(map) if map.get("tool_calls").is_some_and(Value::is_array) => {
+            calls_in(&map["tool_calls"])
+        }
+        Value::Object(map) if map.get("content").is_some_and(Value::is_array) => {
+            let uses: Vec<Value> = map["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|b| b["type"] == "tool_use")
+                .cloned()
+                .collect();
+            if uses.is_empty() {
+                return Err(bad("the message has no tool_use block"));
+            }
+            calls_in(&Value::Array(uses))
+        }
+        Value::Object(map) => {
+            // OpenAI: {"id", "type": "function", "function": {"name", "arguments"}}.
+            let body = map
+                .get("function")
+                .filter(|f| f.is_object())
+                .unwrap_or(value);
+            let name = body["name"]
+                .as_str()
+                .ok_or_else(|| bad("it has no string `name`"))?;
+            let arguments = match body.get("arguments").or_else(|| body.get("input")) {
+                Some(Value::String(text)) => text.clone(),
+                Some(Value::Null) | None => "{}".to_owned(),
+                Some(other) => other.to_string(),
+            };
+            Ok(vec![Call {
+                id: map.get("id").and_then(Value::as_str).map(str::to_owned),
+                name: name.to_owned(),
+                arguments,
+            }])
+        }
+        _ => Err(bad("it is not an object")),
+    }
+}
+
+/// Runs `calls` and prints their results: one call's result as text (or a
+/// JSON object with `--json`); several as a JSON array of `{id, name,
+/// result | error}`. Exit 1 when a call fails or finds nothing (`(empty
+/// list)`, `(undefined)`), 2 for a bad query in `flexmd artifact`.
+fn run_calls(
+    tools: &ToolSet<'_>,
+    calls: &[Call],
+    json_out: bool,
+    from_command_line: bool,
+) -> Result<ExitCode, CliError> {
+    let mut results = Vec::new();
+    let mut worst = 0u8;
+    for call in calls {
+        let progress = Progress::start(&format!("running {}", call.name));
+        let outcome = tools.call(&call.name, &call.arguments);
+        drop(progress);
+        let mut entry = Map::new();
+        if let Some(id) = &call.id {
+            entry.insert("id".to_owned(), json!(id));
+        }
+        entry.insert("name".to_owned(), json!(call.name));
+        match outcome {
+            Ok(text) => {
+                if text == "(empty list)" || text == "(undefined)" {
+                    worst = worst.max(1);
+                }
+                entry.insert("result".to_owned(), Value::String(text));
+            }
+            Err(e) => {
+                worst = worst.max(if from_command_line { error_code(&e) } else { 1 });
+                entry.insert("error".to_owned(), Value::String(e.to_string()));
+            }
+        }
+        results.push(Value::Object(entry));
+    }
+    match results.as_slice() {
+        [one] if !json_out => {
+            if let Some(text) = one["result"].as_str() {
+                print(&format!("{text}\n"))?;
+            } else if let Some(error) = one["error"].as_str() {
+                // The text a model would get back, on stderr.
+                eprintln!("{error}");
+            }
+        }
+        [one] => print_json(one)?,
+        all => print_json(all)?,
+    }
+    Ok(ExitCode::from(worst))
 }
 
 pub(crate) fn tools(args: ToolsArgs) -> Result<ExitCode, CliError> {
-    let artifacts = open_all(&args.files, args.kind.kind)?;
+    let (_inputs, artifacts) = open_all(&args.files, args.kind.kind)?;
     let tools = forge_tools(&artifacts);
     print_json(&match args.format {
         Format::Openai => tools.to_openai(),
@@ -238,20 +593,24 @@ pub(crate) fn tools(args: ToolsArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn call(args: CallArgs) -> Result<ExitCode, CliError> {
-    let call: Value = serde_json::from_str(&args.call)
-        .map_err(|e| CliError::Usage(format!("--call is not JSON: {e}")))?;
-    let name = call
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| CliError::Usage("--call needs a string `name`".to_owned()))?;
-    // Models send arguments as an object, or as a JSON string holding one.
-    let arguments = match call.get("arguments").or_else(|| call.get("input")) {
-        Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
-        None => "{}".to_owned(),
+pub(crate) fn call(args: CallArgs, json_out: bool) -> Result<ExitCode, CliError> {
+    let text = match (&args.call, &args.call_file) {
+        (Some(text), _) => text.clone(),
+        (None, Some(path)) => crate::input::read_text(Some(path))?.text,
+        (None, None) => {
+            if args.files.iter().any(|f| crate::input::is_stdin(Some(f))) {
+                return Err(CliError::Usage(
+                    "standard input is a file here: give the call with --call or --call-file"
+                        .to_owned(),
+                ));
+            }
+            crate::input::read_text(None)?.text
+        }
     };
-    let artifacts = open_all(&args.files, args.kind.kind)?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| CliError::Usage(format!("the call is not JSON: {e}")))?;
+    let calls = calls_in(&value)?;
+    let (_inputs, artifacts) = open_all(&args.files, args.kind.kind)?;
     let tools = forge_tools(&artifacts);
-    run_call(&tools, name, &arguments)
+    run_calls(&tools, &calls, json_out || calls.len() > 1, false)
 }

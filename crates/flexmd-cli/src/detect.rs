@@ -1,6 +1,6 @@
 //! `flexmd detect`, `flexmd parse-any`, `flexmd json`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use flexmd_core::{Diagnostic, LineIndex, Severity};
@@ -11,7 +11,7 @@ use flexmd_detect::{
 use flexmd_schema::{AlignError, Preset, Target};
 
 use crate::error::CliError;
-use crate::input::read_text;
+use crate::input::{Judged, each_input, read_text};
 use crate::print_json;
 
 /// `flexmd detect`: the objects found, as JSON; exit 1 when there are none.
@@ -28,34 +28,45 @@ pub(crate) fn parse_any_command(file: Option<&Path>) -> Result<ExitCode, CliErro
     input.print_parsed(&parse_any(&input.text))
 }
 
-/// `flexmd json`: the value (or values) found; the repairs on stderr, or
-/// with `--repairs` in the output. Exit 1 when nothing is found.
-pub(crate) fn json(file: Option<&Path>, all: bool, repairs: bool) -> Result<ExitCode, CliError> {
-    let input = read_text(file)?;
-    let found: Vec<FoundJson> = if all {
-        find_all_json(&input.text)
-    } else {
-        find_json(&input.text).into_iter().collect()
-    };
-    if found.is_empty() {
-        explain_nothing_found(&input);
-        return Ok(found_code(false));
-    }
-    match (all, repairs) {
-        (true, true) => print_json(&found)?,
-        (false, true) => print_json(&found.first())?,
-        (true, false) => print_json(&found.iter().map(|f| &f.value).collect::<Vec<_>>())?,
-        (false, false) => print_json(&found.first().map(|f| &f.value))?,
-    }
-    if !repairs {
-        report_repairs(&input, found.iter().flat_map(|f| &f.repairs));
-    }
-    if !all && found.iter().any(|f| f.in_reasoning) {
-        eprintln!(
-            "warning: the only JSON is inside a reasoning block (<think>…): a draft, not an answer"
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+/// `flexmd json`: the value (or values) found in each file; the repairs on
+/// stderr, or with `--repairs` in the output. Exit 1 when nothing is found.
+pub(crate) fn json(files: &[PathBuf], all: bool, repairs: bool) -> Result<ExitCode, CliError> {
+    each_input(files, |input| {
+        let found: Vec<FoundJson> = if all {
+            find_all_json(&input.text)
+        } else {
+            find_json(&input.text).into_iter().collect()
+        };
+        if found.is_empty() {
+            explain_nothing_found(input);
+            return Ok(Judged {
+                result: None,
+                code: 1,
+            });
+        }
+        let result = match (all, repairs) {
+            (true, true) => serde_json::to_value(&found),
+            (false, true) => serde_json::to_value(found.first()),
+            (true, false) => {
+                serde_json::to_value(found.iter().map(|f| &f.value).collect::<Vec<_>>())
+            }
+            (false, false) => serde_json::to_value(found.first().map(|f| &f.value)),
+        }
+        .map_err(CliError::Serialize)?;
+        if !repairs {
+            report_repairs(input, found.iter().flat_map(|f| &f.repairs));
+        }
+        if !all && found.iter().any(|f| f.in_reasoning) {
+            eprintln!(
+                "{}: warning: the only JSON is inside a reasoning block (<think>…): a draft, not an answer",
+                input.name
+            );
+        }
+        Ok(Judged {
+            result: Some(result),
+            code: 0,
+        })
+    })
 }
 
 /// `flexmd json --schema`: the value that fits the schema best, coerced;
@@ -63,14 +74,13 @@ pub(crate) fn json(file: Option<&Path>, all: bool, repairs: bool) -> Result<Exit
 /// `--repairs`, the whole report on stdout). Exit 1 when the value still
 /// violates the schema or nothing fits.
 pub(crate) fn json_as(
-    file: Option<&Path>,
+    files: &[PathBuf],
     schema: &str,
     preset: Preset,
     report: bool,
     config: &crate::schema::ConfigArg,
 ) -> Result<ExitCode, CliError> {
     let registry = crate::schema::setup(config)?.registry;
-    let input = read_text(file)?;
     let (schema_json, spec);
     let target = if registry.get(schema).is_some() {
         Target::Named(schema)
@@ -101,55 +111,68 @@ pub(crate) fn json_as(
             }
         }
     };
-    let aligned = match registry.find_json_as(&input.text, target, preset) {
-        Ok(aligned) => aligned,
-        Err(AlignError::Schema(message)) => return Err(CliError::Usage(message)),
-        Err(e) => {
-            eprintln!("{:?}", miette::Report::new(e));
-            return Ok(found_code(false));
-        }
-    };
-    if report {
-        print_json(&aligned)?;
-    } else {
-        print_json(&aligned.value)?;
-        report_repairs(&input, aligned.repairs.iter());
-        for c in aligned.coercions.iter().take(crate::input::MAX_PRINTED) {
-            let place = if c.pointer.is_empty() {
-                "/"
-            } else {
-                &c.pointer
-            };
-            let show = |v: &Option<serde_json::Value>| {
-                v.as_ref().map_or("-".to_owned(), ToString::to_string)
-            };
-            eprintln!(
-                "note: {place}: {} -> {} ({})",
-                show(&c.before),
-                show(&c.after),
-                serde_json::to_value(c.rule)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default()
-            );
-        }
-        if let Some(more) = aligned
-            .coercions
-            .len()
-            .checked_sub(crate::input::MAX_PRINTED)
-            .filter(|&m| m > 0)
-        {
-            eprintln!("note: … and {more} more coercions (--repairs lists them all)");
-        }
-        for d in &aligned.dropped {
-            eprintln!("warning: dropped {}: {} ({})", d.pointer, d.value, d.reason);
-        }
-        for e in &aligned.errors {
-            let place = if e.path.is_empty() { "root" } else { &e.path };
-            eprintln!("error: {place}: {} [{}]", e.message, e.code);
-        }
+    each_input(files, |input| {
+        let aligned = match registry.find_json_as(&input.text, target, preset) {
+            Ok(aligned) => aligned,
+            Err(AlignError::Schema(message)) => return Err(CliError::Usage(message)),
+            Err(e) => {
+                eprintln!("{:?}", miette::Report::new(e));
+                return Ok(Judged {
+                    result: None,
+                    code: 1,
+                });
+            }
+        };
+        let result = if report {
+            serde_json::to_value(&aligned).map_err(CliError::Serialize)?
+        } else {
+            report_aligned(input, &aligned);
+            aligned.value.clone()
+        };
+        Ok(Judged {
+            result: Some(result),
+            code: u8::from(!aligned.valid),
+        })
+    })
+}
+
+/// A schema-aligned reading's repairs, coercions, dropped parts and
+/// violations on stderr.
+fn report_aligned(input: &crate::input::Input, aligned: &flexmd_schema::Aligned) {
+    report_repairs(input, aligned.repairs.iter());
+    for c in aligned.coercions.iter().take(crate::input::MAX_PRINTED) {
+        let place = if c.pointer.is_empty() {
+            "/"
+        } else {
+            &c.pointer
+        };
+        let show =
+            |v: &Option<serde_json::Value>| v.as_ref().map_or("-".to_owned(), ToString::to_string);
+        eprintln!(
+            "note: {place}: {} -> {} ({})",
+            show(&c.before),
+            show(&c.after),
+            serde_json::to_value(c.rule)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        );
     }
-    Ok(found_code(aligned.valid))
+    if let Some(more) = aligned
+        .coercions
+        .len()
+        .checked_sub(crate::input::MAX_PRINTED)
+        .filter(|&m| m > 0)
+    {
+        eprintln!("note: … and {more} more coercions (--repairs lists them all)");
+    }
+    for d in &aligned.dropped {
+        eprintln!("warning: dropped {}: {} ({})", d.pointer, d.value, d.reason);
+    }
+    for e in &aligned.errors {
+        let place = if e.path.is_empty() { "root" } else { &e.path };
+        eprintln!("error: {place}: {} [{}]", e.message, e.code);
+    }
 }
 
 /// Each JSON repair as a warning on stderr, with its place in the input.

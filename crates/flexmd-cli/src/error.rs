@@ -17,6 +17,10 @@ pub(crate) enum CliError {
         #[source]
         source: std::io::Error,
     },
+    /// The input is a directory, not a file.
+    #[error("cannot read {}: it is a directory", .0.display())]
+    #[diagnostic(code(flexmd::read), help("give a file, or `-` for standard input"))]
+    IsDirectory(PathBuf),
     /// Standard input could not be read.
     #[error("cannot read standard input")]
     #[diagnostic(code(flexmd::read))]
@@ -74,6 +78,7 @@ impl CliError {
     pub(crate) fn exit_code(&self) -> ExitCode {
         match self {
             Self::Read { .. }
+            | Self::IsDirectory(_)
             | Self::Stdin(_)
             | Self::Decode { .. }
             | Self::Schema(_)

@@ -1,7 +1,12 @@
-//! Reading a command's input: a file, or standard input for none or `-`.
+//! Reading a command's input: a file, or standard input for none or `-`;
+//! several files one by one; standard input spooled to a file for the
+//! commands that map files.
 
-use std::io::Read;
-use std::path::Path;
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::Value;
 
 use crate::error::{CliError, InvalidJson};
 
@@ -16,24 +21,52 @@ pub(crate) struct Input {
     pub(crate) text: String,
 }
 
+/// Whether `file` means standard input (none, or `-`).
+pub(crate) fn is_stdin(file: Option<&Path>) -> bool {
+    file.is_none_or(|p| p == Path::new("-"))
+}
+
+/// Checks that `path` is a file that can be opened: the same message for a
+/// missing file, a directory and an unreadable file in every command.
+pub(crate) fn check_file(path: &Path) -> Result<(), CliError> {
+    let read_error = |source| CliError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(read_error)?;
+    if meta.is_dir() {
+        return Err(CliError::IsDirectory(path.to_owned()));
+    }
+    std::fs::File::open(path).map(drop).map_err(read_error)
+}
+
+/// All of standard input, saying so first when it is a terminal (a command
+/// waiting for typed input looks hung otherwise).
+fn read_stdin() -> Result<Vec<u8>, CliError> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprintln!("flexmd: reading standard input (end it with Ctrl-D; --help for usage)");
+    }
+    let mut bytes = Vec::new();
+    stdin
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(CliError::Stdin)?;
+    Ok(bytes)
+}
+
 /// Reads `file` (or stdin when `None` or `-`) as UTF-8 text.
 pub(crate) fn read_text(file: Option<&Path>) -> Result<Input, CliError> {
     let (name, bytes) = match file {
-        Some(path) if path != Path::new("-") => {
+        Some(path) if !is_stdin(Some(path)) => {
+            check_file(path)?;
             let bytes = std::fs::read(path).map_err(|source| CliError::Read {
                 path: path.to_owned(),
                 source,
             })?;
             (path.display().to_string(), bytes)
         }
-        _ => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map_err(CliError::Stdin)?;
-            ("<stdin>".to_owned(), bytes)
-        }
+        _ => ("<stdin>".to_owned(), read_stdin()?),
     };
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Input { name, text }),
@@ -67,7 +100,10 @@ impl Input {
                     .skip(MAX_PRINTED)
                     .filter(|d| d.severity == flexmd_core::Severity::Error)
                     .count();
-                eprintln!("… and {more} more diagnostics ({errors} of them errors), not shown");
+                eprintln!(
+                    "{}: … and {more} more diagnostics ({errors} of them errors), not shown",
+                    self.name
+                );
             }
         }
         diagnostics
@@ -105,6 +141,117 @@ impl Input {
             }))
         })
     }
+}
+
+/// A file to map, and the temporary file that holds standard input when
+/// that was the input (removed when this is dropped).
+pub(crate) struct MappedInput {
+    /// The path to open.
+    pub(crate) path: PathBuf,
+    /// The name results and diagnostics use: the path as given, or `-`.
+    pub(crate) name: String,
+    _spool: Option<tempfile::TempPath>,
+}
+
+/// `file` checked, or standard input copied to a temporary file (the
+/// artifact readers map files: a pipe cannot be mapped).
+pub(crate) fn mapped_input(file: &Path) -> Result<MappedInput, CliError> {
+    if !is_stdin(Some(file)) {
+        check_file(file)?;
+        return Ok(MappedInput {
+            path: file.to_owned(),
+            name: file.display().to_string(),
+            _spool: None,
+        });
+    }
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        eprintln!("flexmd: reading standard input (end it with Ctrl-D; --help for usage)");
+    }
+    let spool_error = |source| CliError::Read {
+        path: std::env::temp_dir(),
+        source,
+    };
+    let mut spool = tempfile::NamedTempFile::new().map_err(spool_error)?;
+    std::io::copy(&mut stdin.lock(), &mut spool).map_err(CliError::Stdin)?;
+    let spool = spool.into_temp_path();
+    Ok(MappedInput {
+        path: spool.to_path_buf(),
+        name: "-".to_owned(),
+        _spool: Some(spool),
+    })
+}
+
+/// What one input gave: the JSON to print (if any) and the exit code.
+pub(crate) struct Judged {
+    pub(crate) result: Option<Value>,
+    pub(crate) code: u8,
+}
+
+/// Runs `each` on every file of `files` (standard input when there is
+/// none), in order. One input: its result is printed as is. Several: an
+/// array of `{"file", "result"}` (`result` null when the file gave none;
+/// nothing is printed when no file gave one), or `{"file", "error"}` for a file that
+/// could not be read, whose diagnostic goes to stderr and whose exit code
+/// is 2, while the other files are still read). The exit code is the worst.
+pub(crate) fn each_input(
+    files: &[PathBuf],
+    mut each: impl FnMut(&Input) -> Result<Judged, CliError>,
+) -> Result<ExitCode, CliError> {
+    if files.len() <= 1 {
+        let input = read_text(files.first().map(PathBuf::as_path))?;
+        let judged = each(&input)?;
+        if let Some(result) = &judged.result {
+            crate::output::print_json(result)?;
+        }
+        return Ok(ExitCode::from(judged.code));
+    }
+    let mut results = Vec::new();
+    let mut worst = 0u8;
+    for file in files {
+        let label = file.display().to_string();
+        match read_text(Some(file)).and_then(|input| each(&input)) {
+            Ok(judged) => {
+                worst = worst.max(judged.code);
+                let result = judged.result.unwrap_or(Value::Null);
+                results.push(serde_json::json!({"file": label, "result": result}));
+            }
+            Err(CliError::Stdout(e)) => return Err(CliError::Stdout(e)),
+            Err(err) => {
+                worst = worst.max(2);
+                let message = err.to_string();
+                eprintln!("{:?}", miette::Report::new(err));
+                results.push(serde_json::json!({"file": label, "error": message}));
+            }
+        }
+    }
+    if results
+        .iter()
+        .any(|r| r.get("result").is_some_and(|v| !v.is_null()))
+    {
+        crate::output::print_json(&results)?;
+    }
+    Ok(ExitCode::from(worst))
+}
+
+/// The byte offset of a 1-based line and column (in characters); the start
+/// of the text when either is unknown, the end of a line for a column past it.
+pub(crate) fn offset_at(text: &str, line: Option<usize>, column: Option<usize>) -> usize {
+    let (Some(line), Some(column)) = (line, column) else {
+        return 0;
+    };
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let rest = text.get(line_start..).unwrap_or_default();
+    let within = rest
+        .char_indices()
+        .take_while(|(_, c)| *c != '\n')
+        .nth(column.saturating_sub(1))
+        .map_or_else(|| rest.find('\n').unwrap_or(rest.len()), |(i, _)| i);
+    line_start + within
 }
 
 /// Byte offset of serde_json's 1-based line and column (a column counts bytes).

@@ -8,7 +8,7 @@ use flexmd_core::OutputFormatSpec;
 use flexmd_ofs::SpecError;
 
 use crate::error::{BadSpec, CliError};
-use crate::input::{Input, read_text};
+use crate::input::{Input, Judged, each_input, read_text};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum OfsCommand {
@@ -30,15 +30,12 @@ pub(crate) enum OfsCommand {
         spec: Option<PathBuf>,
     },
     /// Print the general-purpose five-section spec (Short answer, Long
-    /// answer, Reasoning, Assumptions, Unknowns) as the Markdown block.
-    Default {
-        /// Print it as OutputFormatSpec JSON instead.
-        #[arg(long)]
-        json: bool,
-    },
+    /// answer, Reasoning, Assumptions, Unknowns) as the Markdown block
+    /// (with --json, as OutputFormatSpec JSON).
+    Default,
 }
 
-pub(crate) fn run(command: OfsCommand) -> Result<ExitCode, CliError> {
+pub(crate) fn run(command: OfsCommand, json: bool) -> Result<ExitCode, CliError> {
     match command {
         OfsCommand::Parse { spec } => {
             let (input, parsed) = read_spec_input(spec.as_deref())?;
@@ -56,7 +53,7 @@ pub(crate) fn run(command: OfsCommand) -> Result<ExitCode, CliError> {
             crate::print(&flexmd_ofs::prompt(&parsed.value))?;
             Ok(ExitCode::SUCCESS)
         }
-        OfsCommand::Default { json } => {
+        OfsCommand::Default => {
             let spec = flexmd_ofs::default_spec();
             if json {
                 crate::print_json(&spec)?;
@@ -99,21 +96,33 @@ pub(crate) fn read_spec(path: &Path) -> Result<OutputFormatSpec, CliError> {
     Ok(parsed.value)
 }
 
-/// `flexmd validate`: exit 0 when the answer follows the spec, 1 when not.
+/// `flexmd validate`: exit 0 when every answer follows the spec, 1 when
+/// one does not. With `--json` the report (one per file) on stdout; else
+/// the problems as diagnostics on stderr.
 pub(crate) fn validate(
     spec: &Path,
-    response: Option<&Path>,
+    responses: &[PathBuf],
+    strict: bool,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let spec = read_spec(spec)?;
-    let input = read_text(response)?;
-    let report = flexmd_ofs::validate(&input.text, &spec);
-    if json {
-        crate::print_json(&report)?;
-    } else {
-        report_issues(&input, &report);
-    }
-    Ok(exit_for(&report))
+    each_input(responses, |input| {
+        let mut report = flexmd_ofs::validate(&input.text, &spec);
+        if strict {
+            report = report.into_strict();
+        }
+        if !json {
+            report_issues(input, &report);
+        }
+        Ok(Judged {
+            result: if json {
+                Some(serde_json::to_value(&report).map_err(CliError::Serialize)?)
+            } else {
+                None
+            },
+            code: exit_for(&report),
+        })
+    })
 }
 
 /// The report's issues on stderr, top to bottom as the answer reads, and a
@@ -142,34 +151,48 @@ fn report_issues(input: &Input, report: &flexmd_ofs::Report) {
 }
 
 /// 0 when the answer follows the spec, 1 when not.
-fn exit_for(report: &flexmd_ofs::Report) -> ExitCode {
-    if report.ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+fn exit_for(report: &flexmd_ofs::Report) -> u8 {
+    u8::from(!report.ok)
+}
+
+/// How `flexmd extract` prints and judges.
+pub(crate) struct ExtractFlags {
+    /// The plain object keyed by section name instead of ExtractedResult.
+    pub(crate) as_json: bool,
+    /// Parse lists in prose sections too.
+    pub(crate) lists_in_prose: bool,
+    /// Warnings count as errors.
+    pub(crate) strict: bool,
 }
 
 /// `flexmd extract`: the ExtractedResult, or with `--as-json` the plain
-/// object; when the answer does not follow the spec, its problems go to
+/// object; when an answer does not follow the spec, its problems go to
 /// stderr and the exit is 1 (the JSON is printed all the same).
 pub(crate) fn extract(
     spec: &Path,
-    response: Option<&Path>,
-    as_json: bool,
-    lists_in_prose: bool,
+    responses: &[PathBuf],
+    flags: &ExtractFlags,
 ) -> Result<ExitCode, CliError> {
     let spec = read_spec(spec)?;
-    let input = read_text(response)?;
-    let options = flexmd_ofs::ExtractOptions { lists_in_prose };
-    let (report, extracted) = flexmd_ofs::check(&input.text, &spec, &options);
-    if as_json {
-        crate::print_json(&flexmd_ofs::to_json(&extracted, &spec))?;
-    } else {
-        crate::print_json(&extracted)?;
-    }
-    if !report.ok || !report.warnings.is_empty() {
-        report_issues(&input, &report);
-    }
-    Ok(exit_for(&report))
+    let options = flexmd_ofs::ExtractOptions {
+        lists_in_prose: flags.lists_in_prose,
+    };
+    each_input(responses, |input| {
+        let (mut report, extracted) = flexmd_ofs::check(&input.text, &spec, &options);
+        if flags.strict {
+            report = report.into_strict();
+        }
+        let result = if flags.as_json {
+            flexmd_ofs::to_json(&extracted, &spec)
+        } else {
+            serde_json::to_value(&extracted).map_err(CliError::Serialize)?
+        };
+        if !report.ok || !report.warnings.is_empty() {
+            report_issues(input, &report);
+        }
+        Ok(Judged {
+            result: Some(result),
+            code: exit_for(&report),
+        })
+    })
 }

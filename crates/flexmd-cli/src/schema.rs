@@ -6,13 +6,13 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use flexmd_schema::{
-    CommandModel, Expected, FlowStep, ProjectConfig, Registry, Retrier, RetryError, SchemaError,
-    TransformOptions, ValidationSettings, check_schema_name, hints, infer_schema,
+    CommandModel, Expected, FlowStep, Outcome, ProjectConfig, Registry, Retrier, RetryError,
+    SchemaError, TransformOptions, ValidationSettings, check_schema_name, hints, infer_schema,
 };
 use serde_json::{Value, json};
 
 use crate::error::CliError;
-use crate::input::{Input, read_text};
+use crate::input::{Input, Judged, each_input, read_text};
 use crate::print_json;
 
 /// Where the schema settings come from.
@@ -41,17 +41,28 @@ pub(crate) struct JudgeFlags {
     /// Do not fill in defaults.
     #[arg(long)]
     no_defaults: bool,
-    /// Invalid data fails the command, exit 1 (config `strict`, default on).
+    /// Count warnings (repairs made to read the JSON, values coerced) as
+    /// errors; invalid data fails the command whatever the config says.
     #[arg(long, overrides_with = "no_strict")]
     strict: bool,
-    /// Report violations as warnings, print the data anyway and exit 0.
+    /// Report violations as warnings, print the data anyway and exit 0
+    /// (config `strict: false`; by default invalid data fails, exit 1).
     #[arg(long)]
     no_strict: bool,
 }
 
+/// How strictly data is judged.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Strictness {
+    /// Invalid data fails the command (exit 1).
+    pub(crate) fail_on_invalid: bool,
+    /// Warnings count as errors.
+    pub(crate) warnings_are_errors: bool,
+}
+
 impl JudgeFlags {
     /// The transformation and strictness: flags over the config.
-    fn resolve(&self, settings: &ValidationSettings) -> (TransformOptions, bool) {
+    fn resolve(&self, settings: &ValidationSettings) -> (TransformOptions, Strictness) {
         let pick = |on: bool, off: bool, config: bool| {
             if on {
                 true
@@ -66,7 +77,10 @@ impl JudgeFlags {
                 coerce: pick(self.coerce, self.no_coerce, settings.coerce_types),
                 apply_defaults: pick(self.defaults, self.no_defaults, settings.apply_defaults),
             },
-            pick(self.strict, self.no_strict, settings.strict),
+            Strictness {
+                fail_on_invalid: pick(self.strict, self.no_strict, settings.strict),
+                warnings_are_errors: self.strict,
+            },
         )
     }
 }
@@ -80,25 +94,29 @@ pub(crate) enum SchemaCommand {
         /// The schema's name.
         name: String,
     },
-    /// Validate data (JSON, or a model's answer holding JSON) against a schema:
-    /// exit 0 valid, 1 invalid (or an unknown schema).
+    /// Validate data (JSON, or a model's answer holding JSON) against a
+    /// schema: exit 0 valid, 1 invalid (or an unknown schema). The valid
+    /// data (coerced, defaults filled) goes to stdout, problems to stderr;
+    /// with --json, the outcome {valid, data, errors, warnings, changes}.
     Validate {
         /// A registered schema's name, or a schema file.
         #[arg(long, required_unless_present = "agent", conflicts_with = "agent")]
         schema: Option<String>,
-        /// An agent: its schema is the one the config's `agentDefaults` gives it.
+        /// An agent: its schema is the one the config's `agentDefaults`
+        /// gives it (elsabro's agent names, such as `elsabro-analyst`).
         #[arg(long)]
         agent: Option<String>,
-        /// The data; standard input when omitted or `-`.
-        data: Option<PathBuf>,
+        /// The data files; standard input when none or `-`.
+        data: Vec<PathBuf>,
+        /// Read the data as JSON Lines and validate every record (the
+        /// default for files ending in .jsonl or .ndjson).
+        #[arg(long)]
+        jsonl: bool,
         #[command(flatten)]
         judge: JudgeFlags,
         /// Say how to fix each error.
         #[arg(long)]
         hints: bool,
-        /// Print the outcome as JSON ({valid, data, errors, changes, hints}) instead.
-        #[arg(long)]
-        json: bool,
     },
     /// Infer a schema from an example JSON file and save it as NAME.json in
     /// the custom schema directory.
@@ -153,8 +171,13 @@ pub(crate) struct RunArgs {
     /// answer and merge them into the last answer.
     #[arg(long)]
     patch: bool,
-    /// The prompt; standard input when omitted.
+    /// The prompt text.
+    #[arg(long, conflicts_with = "prompt_file")]
     prompt: Option<String>,
+    /// Read the prompt from this file (`-` for standard input; standard
+    /// input is the default when neither --prompt nor --prompt-file is given).
+    #[arg(long, value_name = "FILE")]
+    prompt_file: Option<PathBuf>,
 }
 
 pub(crate) struct Setup {
@@ -193,7 +216,11 @@ fn schema_for(registry: &Registry, name_or_path: &str) -> Result<Value, CliError
     .into())
 }
 
-pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode, CliError> {
+pub(crate) fn run(
+    command: SchemaCommand,
+    config: &ConfigArg,
+    json: bool,
+) -> Result<ExitCode, CliError> {
     let Setup { project, registry } = setup(config)?;
     match command {
         SchemaCommand::List => {
@@ -216,9 +243,9 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
             schema,
             agent,
             data,
+            jsonl,
             judge,
             hints: want_hints,
-            json,
         } => {
             let name = match (&schema, &agent) {
                 (Some(schema), _) => schema.as_str(),
@@ -239,75 +266,25 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
                 }
                 Err(e) => return Err(e),
             };
-            let input = read_text(data.as_deref())?;
-            let Some(value) = found_value(&input) else {
-                eprintln!("no JSON value found in {}", input.name);
-                return Ok(ExitCode::from(1));
+            let (options, strictness) = judge.resolve(&project.config.schemas.validation);
+            let judge = Judge {
+                registry: &registry,
+                schema: &schema,
+                options,
+                strictness,
+                hints: want_hints,
+                json,
             };
-            let (options, strict) = judge.resolve(&project.config.schemas.validation);
-            let outcome = registry.validate_and_transform_schema(&schema, &value, options)?;
-            let fixes = hints(&outcome.errors, &schema);
-            if json {
-                let mut report = serde_json::to_value(&outcome).map_err(CliError::Serialize)?;
-                if want_hints && let Some(map) = report.as_object_mut() {
-                    map.insert(
-                        "hints".to_owned(),
-                        serde_json::to_value(&fixes).map_err(CliError::Serialize)?,
-                    );
-                }
-                print_json(&report)?;
-            } else {
-                for change in &outcome.changes {
-                    eprintln!(
-                        "note: {} {}: {}",
-                        match change.kind {
-                            flexmd_schema::ChangeKind::Default => "default for",
-                            flexmd_schema::ChangeKind::Coerced => "coerced",
-                        },
-                        if change.path.is_empty() {
-                            "root"
-                        } else {
-                            &change.path
-                        },
-                        change.to
-                    );
-                }
-                for (error, fix) in outcome.errors.iter().zip(&fixes) {
-                    let place = if error.path.is_empty() {
-                        "root"
-                    } else {
-                        &error.path
-                    };
-                    let level = if strict { "error" } else { "warning" };
-                    eprintln!("{level}: {place}: {} [{}]", error.message, error.code);
-                    if want_hints {
-                        eprintln!("  hint: {}", fix.hint);
-                    }
-                }
-                if outcome.errors_limited {
-                    eprintln!(
-                        "… only the first error was looked for: the data has more than {} values",
-                        flexmd_schema::MAX_VALUES_FOR_ALL_ERRORS
-                    );
-                }
-                if let Some(total) = outcome.errors_total {
-                    eprintln!(
-                        "… and {} more errors ({total} in all; the first {} are listed)",
-                        total - outcome.errors.len(),
-                        outcome.errors.len()
-                    );
-                }
-                match (&outcome.data, strict) {
-                    (Some(data), _) => print_json(data)?,
-                    (None, false) => print_json(&value)?,
-                    (None, true) => {}
-                }
+            let is_jsonl = |p: &PathBuf| {
+                matches!(
+                    p.extension().and_then(|e| e.to_str()),
+                    Some("jsonl" | "ndjson")
+                )
+            };
+            if jsonl || (!data.is_empty() && data.iter().all(is_jsonl)) {
+                return judge.records(&data);
             }
-            Ok(if outcome.valid || !strict {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            each_input(&data, |input| judge.one(input))
         }
         SchemaCommand::Create {
             name,
@@ -348,6 +325,181 @@ pub(crate) fn run(command: SchemaCommand, config: &ConfigArg) -> Result<ExitCode
     }
 }
 
+/// What `schema validate` judges with.
+struct Judge<'a> {
+    registry: &'a Registry,
+    schema: &'a Value,
+    options: TransformOptions,
+    strictness: Strictness,
+    hints: bool,
+    json: bool,
+}
+
+impl Judge<'_> {
+    /// The outcome for a text, strict if asked.
+    fn outcome(&self, outcome: Outcome) -> Outcome {
+        if self.strictness.warnings_are_errors {
+            outcome.into_strict()
+        } else {
+            outcome
+        }
+    }
+
+    /// The outcome as JSON, with hints when asked.
+    fn outcome_json(&self, outcome: &Outcome) -> Result<Value, CliError> {
+        let mut report = serde_json::to_value(outcome).map_err(CliError::Serialize)?;
+        if self.hints
+            && let Some(map) = report.as_object_mut()
+        {
+            let fixes = hints(&outcome.errors, self.schema);
+            map.insert(
+                "hints".to_owned(),
+                serde_json::to_value(&fixes).map_err(CliError::Serialize)?,
+            );
+        }
+        Ok(report)
+    }
+
+    /// The exit code for an outcome.
+    fn code(&self, outcome: &Outcome) -> u8 {
+        u8::from(!outcome.valid && self.strictness.fail_on_invalid)
+    }
+
+    /// One JSON value in a text.
+    fn one(&self, input: &Input) -> Result<Judged, CliError> {
+        let outcome = self.outcome(self.registry.validate_text(
+            &input.text,
+            self.schema,
+            self.options,
+        )?);
+        let code = self.code(&outcome);
+        if self.json {
+            return Ok(Judged {
+                result: Some(self.outcome_json(&outcome)?),
+                code,
+            });
+        }
+        self.report(input, &outcome);
+        let data = match (&outcome.data, self.strictness.fail_on_invalid) {
+            (Some(data), _) => Some(data.clone()),
+            // Not strict: the data as found, its violations warnings.
+            (None, false) => flexmd_detect::find_json(&input.text).map(|f| f.value),
+            (None, true) => None,
+        };
+        Ok(Judged { result: data, code })
+    }
+
+    /// Every record of JSON Lines files: one result line per record.
+    fn records(&self, files: &[PathBuf]) -> Result<ExitCode, CliError> {
+        let mut worst = 0u8;
+        let stdin = [PathBuf::from("-")];
+        let files = if files.is_empty() { &stdin[..] } else { files };
+        for file in files {
+            let input = read_text(Some(file))?;
+            let records = self
+                .registry
+                .validate_jsonl(&input.text, self.schema, self.options)?;
+            let (mut invalid, total) = (0usize, records.len());
+            for record in records {
+                let outcome = self.outcome(record.outcome);
+                worst = worst.max(self.code(&outcome));
+                invalid += usize::from(!outcome.valid);
+                if self.json {
+                    let mut line = self.outcome_json(&outcome)?;
+                    if let Some(map) = line.as_object_mut() {
+                        let mut first = serde_json::Map::new();
+                        if files.len() > 1 {
+                            first.insert("file".to_owned(), json!(input.name));
+                        }
+                        first.insert("line".to_owned(), json!(record.line));
+                        first.extend(std::mem::take(map));
+                        *map = first;
+                    }
+                    crate::output::print_json_line(&line)?;
+                } else {
+                    self.report(&input, &outcome);
+                    if let Some(data) = &outcome.data {
+                        crate::output::print_json_line(data)?;
+                    }
+                }
+            }
+            if !self.json {
+                eprintln!("{}: {total} records, {invalid} invalid", input.name);
+            }
+        }
+        Ok(ExitCode::from(worst))
+    }
+
+    /// An outcome's changes, errors and warnings on stderr, with snippets.
+    fn report(&self, input: &Input, outcome: &Outcome) {
+        for change in &outcome.changes {
+            if change.kind == flexmd_schema::ChangeKind::Default {
+                let place = if change.path.is_empty() {
+                    "root"
+                } else {
+                    &change.path
+                };
+                eprintln!("note: default for {place}: {}", change.to);
+            }
+        }
+        let level = if self.strictness.fail_on_invalid {
+            flexmd_core::Severity::Error
+        } else {
+            flexmd_core::Severity::Warning
+        };
+        let index = flexmd_core::LineIndex::new(&input.text);
+        let fixes = hints(&outcome.errors, self.schema);
+        let diagnostic = |v: &flexmd_schema::Violation, severity, hint: Option<&str>| {
+            let at = crate::input::offset_at(&input.text, v.line, v.column);
+            let place = if v.path.is_empty() { "root" } else { &v.path };
+            let mut message = format!("{place}: {}", v.message);
+            if let Some(hint) = hint {
+                message.push_str(&format!(" (hint: {hint})"));
+            }
+            flexmd_core::Diagnostic::new(
+                format!("schema::{}", v.code),
+                severity,
+                message,
+                at..at,
+                &index,
+            )
+        };
+        let mut all: Vec<flexmd_core::Diagnostic> = outcome
+            .errors
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let hint = self
+                    .hints
+                    .then(|| fixes.get(i).map(|f| f.hint.as_str()))
+                    .flatten();
+                diagnostic(e, level, hint)
+            })
+            .chain(
+                outcome
+                    .warnings
+                    .iter()
+                    .map(|w| diagnostic(w, flexmd_core::Severity::Warning, None)),
+            )
+            .collect();
+        all.sort_by_key(|d| d.span.start);
+        input.report(&all);
+        if outcome.errors_limited {
+            eprintln!(
+                "… only the first error was looked for: the data has more than {} values",
+                flexmd_schema::MAX_VALUES_FOR_ALL_ERRORS
+            );
+        }
+        if let Some(total) = outcome.errors_total {
+            eprintln!(
+                "… and {} more errors ({total} in all; the first {} are listed)",
+                total - outcome.errors.len(),
+                outcome.errors.len()
+            );
+        }
+    }
+}
+
 /// The JSON value in an input (found leniently), its repairs noted on stderr.
 fn found_value(input: &Input) -> Option<Value> {
     let found = flexmd_detect::find_json(&input.text)?;
@@ -377,11 +529,12 @@ pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, C
             ));
         }
     };
-    let prompt = match args.prompt {
-        Some(prompt) => prompt,
-        None => read_text(None)?.text,
+    let prompt = match (args.prompt, &args.prompt_file) {
+        (Some(prompt), _) => prompt,
+        (None, file) => read_text(file.as_deref())?.text,
     };
-    let (options, strict) = args.judge.resolve(validation);
+    let (options, strictness) = args.judge.resolve(validation);
+    let strict = strictness.fail_on_invalid;
     let configured_retries = match &step {
         Some(step) => step.max_retries(&project),
         None if validation.retry_on_error => validation.max_retries,
@@ -396,6 +549,7 @@ pub(crate) fn run_model(args: RunArgs, config: &ConfigArg) -> Result<ExitCode, C
     retrier.count_tokens =
         |text| flexmd_artifact::count_tokens(text.as_bytes(), flexmd_artifact::Encoding::O200kBase);
     retrier.patch = args.patch;
+    retrier.strict = strictness.warnings_are_errors;
     let mut model = CommandModel {
         command: args.llm_cmd,
         timeout: Duration::from_secs(args.timeout),

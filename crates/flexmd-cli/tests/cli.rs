@@ -826,7 +826,8 @@ mod schema {
             .clone();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
-            stderr.contains("error: approved: Expected boolean, got string [invalid_type]"),
+            stderr.contains("schema::invalid_type")
+                && stderr.contains("approved: Expected boolean, got string"),
             "{stderr}"
         );
         assert!(out.stdout.is_empty());
@@ -843,7 +844,11 @@ mod schema {
         assert_eq!(data["issues"][0]["line"], json!(212));
         assert_eq!(data["issues"][0]["autoFixable"], json!(false));
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains("note: coerced summary.high: 1"), "{stderr}");
+        assert!(
+            stderr.contains("schema::coerced")
+                && stderr.contains("summary.high: Coerced \"1\" to 1"),
+            "{stderr}"
+        );
         assert!(
             stderr.contains("note: default for issues.[0].autoFixable: false"),
             "{stderr}"
@@ -967,6 +972,7 @@ mod schema {
                 "plan",
                 "--llm-cmd",
                 &cmd,
+                "--prompt",
                 "Plan the launch.",
             ])
             .assert()
@@ -1016,6 +1022,7 @@ mod schema {
                 "5",
                 "--max-tokens-total",
                 "900",
+                "--prompt",
                 "Plan.",
             ])
             .assert()
@@ -1048,6 +1055,7 @@ mod schema {
                 &cmd,
                 "--max-retries",
                 "1",
+                "--prompt",
                 "Why?",
             ])
             .assert()
@@ -1076,6 +1084,7 @@ mod schema {
                 "plan",
                 "--llm-cmd",
                 "echo down >&2; exit 7",
+                "--prompt",
                 "x",
             ])
             .assert()
@@ -1178,7 +1187,7 @@ mod artifact {
         let out = flexmd()
             .args(["artifact", "json-get", &file, "$.id["])
             .assert()
-            .code(1)
+            .code(2)
             .get_output()
             .clone();
         assert!(String::from_utf8_lossy(&out.stderr).starts_with("invalid JSONPath: "));
@@ -1542,7 +1551,8 @@ mod seed {
             .clone();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
-            stderr.contains("error: points: Expected integer, got string"),
+            stderr.contains("schema::invalid_type")
+                && stderr.contains("points: Expected integer, got string"),
             "{stderr}"
         );
         // A flag overrides the file.
@@ -1635,7 +1645,7 @@ mod seed {
             .env_remove("FLEXMD_CONFIG")
             .arg("run")
             .args(args)
-            .args(["--llm-cmd", &cmd, "Estimate."])
+            .args(["--llm-cmd", &cmd, "--prompt", "Estimate."])
             .output()
             .unwrap();
         let stdout = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
@@ -1826,5 +1836,408 @@ mod seed {
             stderr.ends_with("quirks.md: valid (0 errors, 3 warnings)\n"),
             "{stderr}"
         );
+    }
+}
+
+/// One input model, one output model, strictness and exit codes across
+/// every command.
+mod surface {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn run(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
+        let out = flexmd()
+            .args(args)
+            .write_stdin(stdin.to_owned())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn spec() -> String {
+        example("specs/answer.md")
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_spec_is_refused() {
+        let readme = format!("{}/../../README.md", env!("CARGO_MANIFEST_DIR"));
+        let (code, out, err) = run(
+            &[
+                "validate",
+                "--spec",
+                &readme,
+                &example("responses/clean.md"),
+            ],
+            "",
+        );
+        assert_eq!(code, Some(2), "should refuse a README as a spec: {err}");
+        assert_eq!(out, "");
+        assert!(err.contains("no output format spec here"), "{err}");
+    }
+
+    #[test]
+    fn extract_of_unrelated_text_is_exit_1_with_the_reasons() {
+        let (code, out, err) = run(&["extract", "--as-json", "--spec", &spec()], "hello\n");
+        assert_eq!(code, Some(1));
+        let value: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(value["Short answer"], Value::Null);
+        assert!(err.contains("no section `Short answer`"), "{err}");
+    }
+
+    #[test]
+    fn strict_turns_warnings_into_errors() {
+        let quirks = example("responses/quirks.md");
+        let (code, ..) = run(&["validate", "--spec", &spec(), &quirks], "");
+        assert_eq!(code, Some(0), "the quirks are leniencies, not errors");
+        let (code, out, _) = run(
+            &["validate", "--strict", "--json", "--spec", &spec(), &quirks],
+            "",
+        );
+        assert_eq!(code, Some(1));
+        let report: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["valid"], json!(false));
+        assert_eq!(
+            report["errors"],
+            json!([
+                "lenient_heading:Short answer",
+                "lenient_numbering:Reasoning",
+                "lenient_bullets:Assumptions"
+            ])
+        );
+        assert_eq!(report["warnings"], json!([]));
+        let (code, ..) = run(&["extract", "--strict", "--spec", &spec(), &quirks], "");
+        assert_eq!(code, Some(1));
+        // A repaired JSON answer: valid, unless repairs count.
+        let answer = "{\"approved\": true, \"summary\": {\"critical\": 0, \"high\": 0, \"medium\": 0, \"low\": 0, \"info\": 0}, \
+                      \"issues\": [], \"recommendation\": \"approve\",}";
+        let (code, ..) = run(&["schema", "validate", "--schema", "review"], answer);
+        assert_eq!(code, Some(0));
+        let (code, out, _) = run(
+            &[
+                "schema", "validate", "--schema", "review", "--strict", "--json",
+            ],
+            answer,
+        );
+        assert_eq!(code, Some(1));
+        let outcome: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(outcome["valid"], json!(false));
+        assert_eq!(outcome["errors"][0]["code"], json!("json5"), "{outcome}");
+    }
+
+    #[test]
+    fn several_inputs_give_one_result_each_labelled_by_path() {
+        let clean = example("responses/clean.md");
+        let quirks = example("responses/quirks.md");
+        let (code, out, _) = run(
+            &[
+                "validate",
+                "--json",
+                "--spec",
+                &spec(),
+                &clean,
+                &quirks,
+                "/nonexistent.md",
+            ],
+            "",
+        );
+        assert_eq!(code, Some(2), "the worst exit code wins");
+        let results: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(results[0]["file"], json!(clean));
+        assert_eq!(results[0]["result"]["valid"], json!(true));
+        assert_eq!(results[1]["file"], json!(quirks));
+        assert_eq!(
+            results[1]["result"]["warnings"].as_array().unwrap().len(),
+            3
+        );
+        assert_eq!(results[2]["file"], json!("/nonexistent.md"));
+        assert!(
+            results[2]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("cannot read /nonexistent.md")
+        );
+
+        let dir = scratch("several");
+        let (a, b) = (dir.join("a.txt"), dir.join("b.txt"));
+        std::fs::write(&a, "Here: {\"x\": 1}").unwrap();
+        std::fs::write(&b, "nothing here").unwrap();
+        let (code, out, _) = run(
+            &[
+                "json",
+                "--compact",
+                &a.display().to_string(),
+                &b.display().to_string(),
+            ],
+            "",
+        );
+        assert_eq!(code, Some(1), "one file had no JSON");
+        assert_eq!(
+            out,
+            format!(
+                "[{{\"file\":\"{}\",\"result\":{{\"x\":1}}}},{{\"file\":\"{}\",\"result\":null}}]\n",
+                a.display(),
+                b.display()
+            )
+        );
+    }
+
+    #[test]
+    fn a_directory_gives_the_same_message_everywhere() {
+        let dir = scratch("directory");
+        let d = dir.display().to_string();
+        for args in [
+            vec!["outline", d.as_str()],
+            vec!["artifact", "head", d.as_str()],
+            vec!["json", d.as_str()],
+            vec!["tools", d.as_str()],
+            vec!["schema", "validate", "--schema", "review", d.as_str()],
+        ] {
+            let (code, _, err) = run(&args, "");
+            assert_eq!(code, Some(2), "{args:?}");
+            assert!(
+                err.contains(&format!("cannot read {d}: it is a directory")),
+                "{args:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn artifact_tools_and_call_read_standard_input() {
+        let (code, out, _) = run(&["artifact", "line-count", "-"], "a\nb\nc\n");
+        assert_eq!((code, out.as_str()), (Some(0), "4\n"));
+        let (code, out, _) = run(
+            &["artifact", "json-keys", "-", "--as", "json"],
+            "{\"b\": 1, \"a\": 2}",
+        );
+        assert_eq!(
+            (code, out.as_str()),
+            (Some(0), "b\na\n"),
+            "a list prints one per line"
+        );
+        let (code, out, _) = run(&["tools", "-"], "text");
+        assert_eq!(code, Some(0));
+        let tools: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            tools[0]["function"]["parameters"]["properties"]["callId"]["enum"],
+            json!(["-"])
+        );
+        let call = r#"{"name": "artifact_head", "arguments": {"callId": "-", "n": 1}}"#;
+        let (code, out, _) = run(&["call", "-", "--call", call], "first\nsecond\n");
+        assert_eq!((code, out.as_str()), (Some(0), "first\n"));
+    }
+
+    #[test]
+    fn call_takes_openai_anthropic_and_plain_shapes_and_arrays() {
+        let md = example("responses/clean.md");
+        let openai = json!({"id": "call_1", "type": "function", "function": {
+            "name": "artifact_line_count", "arguments": json!({"callId": md}).to_string()}});
+        let (code, out, _) = run(&["call", &md, "--call", &openai.to_string()], "");
+        assert_eq!((code, out.as_str()), (Some(0), "23\n"));
+        let message = json!({"role": "assistant", "tool_calls": [openai]});
+        let (code, out, _) = run(&["call", &md, "--call", &message.to_string()], "");
+        assert_eq!((code, out.as_str()), (Some(0), "23\n"));
+        let anthropic = json!({"role": "assistant", "content": [
+            {"type": "text", "text": "Let me look."},
+            {"type": "tool_use", "id": "toolu_1", "name": "artifact_head", "input": {"callId": md, "n": 1}},
+            {"type": "tool_use", "id": "toolu_2", "name": "artifact_tail", "input": {"callId": md, "n": 0}}
+        ]});
+        let (code, out, _) = run(&["call", &md, "--call", &anthropic.to_string()], "");
+        assert_eq!(code, Some(1), "the second call (n=0) is refused");
+        let results: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            results[0],
+            json!({"id": "toolu_1", "name": "artifact_head", "result": "## Short answer"})
+        );
+        assert_eq!(results[1]["id"], json!("toolu_2"));
+        assert!(
+            results[1]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("artifact_tail: `n` must be"),
+            "{results}"
+        );
+        let plain = json!([{"name": "artifact_line_count", "arguments": {"callId": md}},
+                           {"name": "artifact_byte_length", "arguments": {"callId": md}}]);
+        let (code, out, _) = run(
+            &["call", &md, "--call", &plain.to_string(), "--compact"],
+            "",
+        );
+        assert_eq!(code, Some(0));
+        let bytes = std::fs::metadata(&md).unwrap().len();
+        assert_eq!(
+            out,
+            format!(
+                "[{{\"name\":\"artifact_line_count\",\"result\":\"23\"}},{{\"name\":\"artifact_byte_length\",\"result\":\"{bytes}\"}}]\n"
+            )
+        );
+        let (code, _, err) = run(&["call", &md, "--call", "{\"nope\": 1}"], "");
+        assert_eq!(code, Some(2));
+        assert!(err.contains("the call is not a tool call"), "{err}");
+    }
+
+    #[test]
+    fn artifact_arguments_are_checked_by_name_before_the_file() {
+        let md = example("responses/clean.md");
+        let (code, _, err) = run(&["artifact", "head", &md, "m=3"], "");
+        assert_eq!(code, Some(2));
+        assert!(
+            err.contains("`head` has no argument `m`: its arguments are n"),
+            "{err}"
+        );
+        let (code, _, err) = run(&["artifact", "head", &md, "n=3", "n=4"], "");
+        assert_eq!(code, Some(2));
+        assert!(err.contains("`n` is given twice to `head`"), "{err}");
+        let (code, _, err) = run(&["artifact", "head", &md, "3", "4"], "");
+        assert_eq!(code, Some(2));
+        assert!(err.contains("too many arguments for `head`"), "{err}");
+        // A bad value is refused before the (missing) file is opened.
+        let (code, _, err) = run(&["artifact", "head", "/nonexistent", "n=0"], "");
+        assert_eq!(code, Some(2));
+        assert!(!err.contains("cannot read"), "arguments come first: {err}");
+    }
+
+    #[test]
+    fn grep_exits_1_on_no_match_and_numbers_lines_with_n() {
+        let md = example("responses/clean.md");
+        let (code, out, _) = run(&["artifact", "grep", &md, "zzz-no-such-text"], "");
+        assert_eq!((code, out.as_str()), (Some(1), "(empty list)\n"));
+        let (code, out, _) = run(&["artifact", "grep", "-n", &md, "^## (Short|Long)"], "");
+        assert_eq!(
+            (code, out.as_str()),
+            (Some(0), "1:## Short answer\n4:## Long answer\n")
+        );
+    }
+
+    #[test]
+    fn artifact_help_is_generated_from_the_tool_table() {
+        let (code, out, _) = run(&["artifact", "head", "--help"], "");
+        assert_eq!(code, Some(0));
+        assert!(
+            out.contains("n  (integer 1..2000, default 10): number of lines"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Example:\n  flexmd artifact head FILE n=20"),
+            "{out}"
+        );
+        let (_, out, _) = run(&["artifact", "--help"], "");
+        for op in [
+            "head",
+            "tail",
+            "grep",
+            "json-get",
+            "md-sections",
+            "md-text",
+            "as-string",
+        ] {
+            assert!(
+                out.contains(&format!("  {op} ")),
+                "{op} missing from:\n{out}"
+            );
+        }
+    }
+
+    #[test]
+    fn run_takes_the_prompt_by_flag_or_file_never_as_a_path() {
+        let dir = scratch("prompt");
+        let prompt = dir.join("prompt.txt");
+        std::fs::write(&prompt, "Say the prompt back.").unwrap();
+        let cmd = "cat >/dev/null; echo '{\"answer\": \"ok\"}'";
+        let schema = dir.join("s.json");
+        std::fs::write(&schema, r#"{"type": "object", "required": ["answer"]}"#).unwrap();
+        let s = schema.display().to_string();
+        let (code, out, err) = run(
+            &[
+                "run",
+                "--schema",
+                &s,
+                "--llm-cmd",
+                cmd,
+                "--prompt-file",
+                &prompt.display().to_string(),
+            ],
+            "",
+        );
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(
+            serde_json::from_str::<Value>(&out).unwrap(),
+            json!({"answer": "ok"})
+        );
+        let (code, _, err) = run(&["run", "--schema", &s, "--llm-cmd", cmd, "prompt.txt"], "");
+        assert_eq!(code, Some(2), "a positional prompt is a usage error: {err}");
+    }
+
+    #[test]
+    fn compact_and_colour_flags() {
+        let (code, out, _) = run(&["outline", "--compact"], "# A\nx\n");
+        assert_eq!(code, Some(0));
+        assert_eq!(
+            out,
+            "{\"type\":\"md_outline\",\"nodes\":[{\"title\":\"A\",\"level\":1,\"key\":\"a\",\"content_md\":\"x\\n\",\"children\":[]}]}\n"
+        );
+        let validate = |extra: &[&str]| {
+            let spec = spec();
+            let mut args = vec!["validate", "--spec", spec.as_str()];
+            args.extend_from_slice(extra);
+            run(&args, "hello\n").2
+        };
+        let err = validate(&["--color", "always"]);
+        assert!(err.contains("\u{1b}[31m"), "always colours: {err:?}");
+        let err = validate(&["--color", "never"]);
+        assert!(!err.contains('\u{1b}'), "never colours: {err:?}");
+        assert!(err.contains("no section `Short answer`"), "{err}");
+        let err = validate(&[]);
+        assert!(
+            !err.contains('\u{1b}'),
+            "not a terminal: no colour: {err:?}"
+        );
+    }
+
+    #[test]
+    fn schema_validate_jsonl_checks_every_record() {
+        let dir = scratch("jsonl");
+        let file = dir.join("two.jsonl");
+        std::fs::write(
+            &file,
+            "{\"approved\": true, \"summary\": {\"critical\": 0, \"high\": 0, \"medium\": 0, \"low\": 0, \"info\": 0}, \"issues\": [], \"recommendation\": \"approve\"}\n{\"approved\": \"maybe\"}\n",
+        )
+        .unwrap();
+        let f = file.display().to_string();
+        let (code, out, err) = run(
+            &["schema", "validate", "--schema", "review", &f, "--json"],
+            "",
+        );
+        assert_eq!(code, Some(1), "{err}");
+        let lines: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            (lines[0]["line"].clone(), lines[0]["valid"].clone()),
+            (json!(1), json!(true))
+        );
+        assert_eq!(
+            (lines[1]["line"].clone(), lines[1]["valid"].clone()),
+            (json!(2), json!(false))
+        );
+        assert_eq!(lines[1]["errors"][2]["line"], json!(2));
+        assert_eq!(lines[1]["errors"][2]["column"], json!(14));
+        let (_, _, err) = run(&["schema", "validate", "--schema", "review", &f], "");
+        assert!(err.contains("2 records, 1 invalid"), "{err}");
+        // The same records on standard input, by flag.
+        let text = std::fs::read_to_string(&file).unwrap();
+        let (code, out, _) = run(
+            &[
+                "schema", "validate", "--schema", "review", "--jsonl", "--json",
+            ],
+            &text,
+        );
+        assert_eq!(code, Some(1));
+        assert_eq!(out.lines().count(), 2);
     }
 }

@@ -1,0 +1,276 @@
+//! `flexmd`: the command line over the flexmd crates.
+//!
+//! A thin shell: it reads input, calls one library function, and prints JSON
+//! to stdout or a diagnostic to stderr. Exit codes: 0 success, 1 the input
+//! was read but is invalid (or nothing was found), 2 usage error or
+//! unreadable input.
+//!
+//! The library target exists for the binary and for `cargo xtask codegen`
+//! (the CLI reference, man page and completions are generated from
+//! [`command`]); its API is these two functions.
+
+mod artifact;
+mod detect;
+mod error;
+mod frames;
+mod input;
+mod ofs;
+mod output;
+mod schema;
+mod snippet;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::error::CliError;
+pub(crate) use crate::output::{print, print_json};
+
+/// Make LLM output dependable: tell a model in Markdown what shape to answer
+/// in, then check its answer and turn it into JSON.
+///
+/// Also: find JSON and other structure in any text, validate agent output
+/// against JSON Schemas (and re-ask the model with hints), and query files
+/// far too large for a prompt the way a model's tools would.
+#[derive(Debug, Parser)]
+#[command(name = "flexmd", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    #[command(flatten)]
+    config: schema::ConfigArg,
+    #[command(flatten)]
+    output: output::OutputArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print the heading outline of a Markdown text as MdOutline JSON
+    /// (`outline render` turns such JSON back into Markdown).
+    #[command(args_conflicts_with_subcommands = true)]
+    Outline {
+        #[command(subcommand)]
+        action: Option<OutlineAction>,
+        /// The Markdown file; standard input when omitted or `-`.
+        file: Option<PathBuf>,
+        /// Print the outline rendered back to Markdown instead of JSON.
+        #[arg(long)]
+        render: bool,
+    },
+    /// FlexMD frames (a Markdown format for chat transcripts and tool
+    /// messages): parse them to FlexDocument JSON, or write JSON back.
+    #[command(subcommand)]
+    Frames(frames::FramesCommand),
+    /// Output Format Specs (the Markdown block that tells a model which
+    /// sections to answer with): read one, print it, print the prompt text.
+    #[command(subcommand)]
+    Ofs(ofs::OfsCommand),
+    /// Check answers against an Output Format Spec: exit 0 valid, 1 invalid.
+    Validate {
+        /// The spec: its Markdown block, or OutputFormatSpec JSON.
+        #[arg(long)]
+        spec: PathBuf,
+        /// The answers (Markdown); standard input when none or `-`.
+        responses: Vec<PathBuf>,
+        /// Count warnings (leniencies used to read the answer) as errors.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Extract answers along an Output Format Spec as ExtractedResult JSON
+    /// (exit 1 when an answer breaks the spec; the JSON is printed anyway).
+    Extract {
+        /// The spec: its Markdown block, or OutputFormatSpec JSON.
+        #[arg(long)]
+        spec: PathBuf,
+        /// The answers (Markdown); standard input when none or `-`.
+        responses: Vec<PathBuf>,
+        /// Print the plain object keyed by section name instead.
+        #[arg(long)]
+        as_json: bool,
+        /// Also parse lists written in prose sections (`list` on those sections).
+        #[arg(long)]
+        lists_in_prose: bool,
+        /// Count warnings (leniencies used to read the answer) as errors.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Find structured objects (flexmd fences, FlexDocument JSON, raw FlexMD,
+    /// Markdown snippets) in any text: DetectedObject[] JSON; exit 1 when none.
+    Detect {
+        /// The text; standard input when omitted or `-`.
+        file: Option<PathBuf>,
+    },
+    /// Read every FlexMD document and Markdown snippet in any text, and the
+    /// text around them: ParseAnyResult JSON.
+    ParseAny {
+        /// The text; standard input when omitted or `-`.
+        file: Option<PathBuf>,
+    },
+    /// Print the JSON value in a model's answer (in a fence or in prose),
+    /// repaired if need be; repairs go to stderr. Exit 1 when there is none.
+    Json {
+        /// The texts; standard input when none or `-`.
+        files: Vec<PathBuf>,
+        /// Print an array of every value found, in order.
+        #[arg(long)]
+        all: bool,
+        /// Print each value with its span, source, ladder step and repairs
+        /// (with --schema: the whole report, coercions and violations too).
+        #[arg(long)]
+        repairs: bool,
+        /// Return the value that fits this schema best, coerced to it: a
+        /// registered schema's name, a JSON Schema file, or an Output Format
+        /// Spec file. Exit 1 when it still violates the schema.
+        #[arg(long, conflicts_with = "all")]
+        schema: Option<String>,
+        /// With --schema: `strict` (repairs only), `standard` (repairs,
+        /// coercions, defaults) or `salvage` (also drop what still violates).
+        #[arg(long, value_enum, default_value_t = PresetArg::Standard, requires = "schema")]
+        preset: PresetArg,
+    },
+    /// JSON Schemas for agent output: list, show, validate (with coercion,
+    /// defaults, hints), create one from an example.
+    #[command(subcommand)]
+    Schema(schema::SchemaCommand),
+    /// Ask a model (any command) for an answer, check it against a schema
+    /// or an Output Format Spec, and ask again with hints until it is valid.
+    Run(schema::RunArgs),
+    /// Query a file far too large for a prompt, as a model's tools would
+    /// (`flexmd artifact tail big.log n=20`); `flexmd artifact OP --help`
+    /// explains each operation.
+    #[command(subcommand_required = true)]
+    Artifact(artifact::ArtifactArgs),
+    /// Print the function-calling tools (OpenAI or Anthropic format) a model
+    /// would be offered to query these files.
+    Tools(artifact::ToolsArgs),
+    /// Run a model's tool calls (as the provider sent them) on these files
+    /// and print the results.
+    Call(artifact::CallArgs),
+}
+
+/// `flexmd outline render`.
+#[derive(Debug, Subcommand)]
+enum OutlineAction {
+    /// Write MdOutline JSON back as Markdown: each heading at its level with
+    /// its title and content (keys and ids are internal and never written).
+    Render {
+        /// The MdOutline JSON file; standard input when omitted or `-`.
+        outline_json: Option<PathBuf>,
+    },
+}
+
+/// `--preset` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum PresetArg {
+    Strict,
+    Standard,
+    Salvage,
+}
+
+impl From<PresetArg> for flexmd_schema::Preset {
+    fn from(p: PresetArg) -> Self {
+        match p {
+            PresetArg::Strict => Self::Strict,
+            PresetArg::Standard => Self::Standard,
+            PresetArg::Salvage => Self::Salvage,
+        }
+    }
+}
+
+/// The whole command line, with the `artifact` operations generated from
+/// the tool catalogue (also what `cargo xtask codegen` documents).
+pub fn command() -> clap::Command {
+    Cli::command().mut_subcommand("artifact", |c| c.subcommands(artifact::operations()))
+}
+
+/// Runs `flexmd` with the process's arguments and returns its exit code.
+pub fn main() -> ExitCode {
+    let matches = command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    output::configure(&cli.output);
+    let artifact_matches = matches
+        .subcommand_matches("artifact")
+        .cloned()
+        .unwrap_or_default();
+    match run(cli, &artifact_matches) {
+        Ok(code) => code,
+        // A reader that stops early (`| head`) is not an error worth a report.
+        Err(CliError::Stdout(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(err) => {
+            let code = err.exit_code();
+            eprintln!("{:?}", miette::Report::new(err));
+            code
+        }
+    }
+}
+
+fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliError> {
+    let json = cli.output.json;
+    match cli.command {
+        Command::Outline {
+            action: Some(OutlineAction::Render { outline_json }),
+            ..
+        } => {
+            let input = input::read_text(outline_json.as_deref())?;
+            let outline: flexmd_core::MdOutline = input.json()?;
+            print(&flexmd_core::render_outline(&outline))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Outline { file, render, .. } => {
+            let input = input::read_text(file.as_deref())?;
+            let outline = flexmd_core::build_outline(&input.text);
+            if render {
+                print(&flexmd_core::render_outline(&outline))?;
+            } else {
+                print_json(&outline)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Frames(command) => frames::run(command),
+        Command::Ofs(command) => ofs::run(command, json),
+        Command::Validate {
+            spec,
+            responses,
+            strict,
+        } => ofs::validate(&spec, &responses, strict, json),
+        Command::Extract {
+            spec,
+            responses,
+            as_json,
+            lists_in_prose,
+            strict,
+        } => ofs::extract(
+            &spec,
+            &responses,
+            &ofs::ExtractFlags {
+                as_json,
+                lists_in_prose,
+                strict,
+            },
+        ),
+        Command::Detect { file } => detect::detect(file.as_deref()),
+        Command::ParseAny { file } => detect::parse_any_command(file.as_deref()),
+        Command::Json {
+            files,
+            repairs,
+            schema: Some(schema),
+            preset,
+            ..
+        } => detect::json_as(&files, &schema, preset.into(), repairs, &cli.config),
+        Command::Json {
+            files,
+            all,
+            repairs,
+            ..
+        } => detect::json(&files, all, repairs),
+        Command::Schema(command) => schema::run(command, &cli.config, json),
+        Command::Run(args) => schema::run_model(args, &cli.config),
+        Command::Artifact(_) => artifact::artifact(artifact_matches, json),
+        Command::Tools(args) => artifact::tools(args),
+        Command::Call(args) => artifact::call(args, json),
+    }
+}
