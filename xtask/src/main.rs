@@ -1,8 +1,12 @@
 //! flexmd's project automation (`cargo xtask <task>`).
 //!
 //! - `ci`: exactly what `.ci/run` runs: format check, clippy, the README's test
-//!   command, a check that the fuzz targets compile, the layering check, then
+//!   command, the generated files check (`codegen --check`), a packaging
+//!   check of the published crates, a check that the fuzz targets compile, the layering check, then
 //!   the conformance suites.
+//! - `codegen [--check]`: writes the generated files (JSON Schemas of the
+//!   output under docs/schemas/, docs/cli.md, docs/man/flexmd.1,
+//!   docs/completions/); `--check` fails when one is stale.
 //! - `conformance [--data DIR] [--suite NAME]`: the public conformance suites
 //!   in `DIR` (default `../shared/conformance`); fails when the data is
 //!   missing.
@@ -14,6 +18,7 @@
 
 #![allow(clippy::print_stdout, reason = "a task runner reports on stdout")]
 
+mod codegen;
 mod commonmark;
 mod json5;
 mod jsonpath;
@@ -31,9 +36,10 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("conformance") => conformance(&args[1..]),
         Some("layering") => layering(),
+        Some("codegen") => codegen::run(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <ci | conformance [--data DIR] [--suite NAME] | layering>"
+            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET]>"
                 .to_owned(),
         ),
     };
@@ -78,6 +84,15 @@ fn ci() -> Result {
     ])?;
     // The README's test command.
     cargo(&["test", "--workspace"])?;
+    // Generated docs and schemas must match the code that generates them.
+    codegen::run(&["--check".to_owned()])?;
+    // Every crate a user installs must package for a registry (a path-only
+    // or unpublishable dependency would break `cargo install`).
+    let mut package = vec!["package", "--no-verify", "--allow-dirty"];
+    for krate in PUBLISHED {
+        package.extend(["-p", krate]);
+    }
+    cargo(&package)?;
     // The fuzz targets (a workspace of their own) must keep compiling;
     // fuzzing itself needs nightly and is not run here.
     cargo(&[
@@ -90,6 +105,17 @@ fn ci() -> Result {
     layering()?;
     conformance(&[])
 }
+
+/// The crates published to a registry: the libraries and the CLI.
+const PUBLISHED: &[&str] = &[
+    "flexmd-core",
+    "flexmd-frames",
+    "flexmd-ofs",
+    "flexmd-detect",
+    "flexmd-schema",
+    "flexmd-artifact",
+    "flexmd-cli",
+];
 
 /// The conformance suites: name, what flexmd runs them through, and how.
 type Suite = (

@@ -1,4 +1,4 @@
-//! The base operations every artifact has (the seed's `SpooledArtifact`).
+//! The base operations every artifact has (@nhtio/adk's `SpooledArtifact`).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -8,7 +8,7 @@ use crate::grep::{GrepFlags, GrepPattern};
 use crate::reader::SpoolReader;
 use crate::tokens::{Encoding, count_tokens};
 
-/// A lazy, line-oriented view of a tool output (the seed's
+/// A lazy, line-oriented view of a tool output (@nhtio/adk's
 /// `SpooledArtifact`): `head`, `tail`, `cat` and `grep` read only the lines
 /// they return (and `grep` scans the bytes once, never decoding them all).
 ///
@@ -138,7 +138,7 @@ impl SpooledArtifact {
         self.reader.byte_len()
     }
 
-    /// The number of lines (the seed's rules: see [`SpoolReader`]).
+    /// The number of lines (@nhtio/adk's rules: see [`SpoolReader`]).
     pub fn line_count(&self) -> usize {
         self.reader.line_count()
     }

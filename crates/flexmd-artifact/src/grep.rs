@@ -3,7 +3,7 @@
 //! The pattern is compiled once, with every `\n` taken out of what it can
 //! match, so no match can cross a line; the whole buffer is then searched
 //! in one pass and each match is mapped to its line (3–7× faster than
-//! matching line by line). Lines match as the seed's per-line
+//! matching line by line). Lines match as @nhtio/adk's per-line
 //! `RegExp.test` does: `^` and `$` are the line's start and end.
 
 use regex_automata::meta::Regex;

@@ -1,4 +1,4 @@
-//! JSON artifacts (the seed's `SpooledJsonArtifact`): json, json5 and JSON
+//! JSON artifacts (@nhtio/adk's `SpooledJsonArtifact`): json, json5 and JSON
 //! Lines, queried with JSONPath (RFC 9535).
 
 use std::borrow::Cow;
@@ -28,6 +28,7 @@ const MAX_JSON5_DEPTH: usize = 128;
 
 /// The formats a JSON artifact can hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum JsonFormat {
     /// One JSON value (RFC 8259).
@@ -254,7 +255,7 @@ impl SpooledJsonArtifact {
         self.each_record(|record| compiled.query(&record).all().into_iter().all(&mut *f))
     }
 
-    /// The same as [`SpooledJsonArtifact::json_get`] (the seed's name for
+    /// The same as [`SpooledJsonArtifact::json_get`] (@nhtio/adk's name for
     /// taking one field from every record).
     pub fn json_pluck(&self, path: &str) -> Result<Vec<Value>, ArtifactError> {
         self.json_get(path)
@@ -317,7 +318,7 @@ impl SpooledJsonArtifact {
     /// Records `[start, end)` as JavaScript's `Array.prototype.slice` takes
     /// them (JSON Lines): a negative index counts from the end (which costs
     /// one more pass, to count the records); for json and json5, the root in
-    /// a list, as in the seed.
+    /// a list, as in @nhtio/adk.
     ///
     /// ```
     /// use flexmd_artifact::{MemoryReader, SpooledJsonArtifact};
@@ -435,7 +436,7 @@ fn is_blank(line: &str) -> bool {
     line.trim().is_empty()
 }
 
-/// The format of `reader`'s content, in the seed's order.
+/// The format of `reader`'s content, in @nhtio/adk's order.
 fn infer(reader: &dyn SpoolReader) -> Result<JsonFormat, ArtifactError> {
     let bytes = without_bom(reader.bytes());
     if serde_json::from_slice::<IgnoredAny>(bytes).is_ok() {

@@ -34,8 +34,8 @@ pub use markdown::{
 pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};
 pub use tools::{
-    Artifact, ArtifactKind, Caps, ToolDefinition, ToolInfo, ToolSet, check_arguments,
-    default_serialise, forge_tools, tool_catalogue,
+    AnthropicTool, Artifact, ArtifactKind, Caps, FunctionType, OpenAiTool, ToolDefinition,
+    ToolInfo, ToolSet, check_arguments, default_serialise, forge_tools, tool_catalogue,
 };
 pub use turn::{CustomTool, ResultKind, SerialiseFn, ToolFn, ToolOutput, Turn, TurnOptions};
 

@@ -1,4 +1,4 @@
-//! Markdown artifacts (the seed's `SpooledMarkdownArtifact`): a structural
+//! Markdown artifacts (@nhtio/adk's `SpooledMarkdownArtifact`): a structural
 //! index built in one line scan that keeps no content, and bounded inline
 //! queries over line ranges.
 
@@ -38,8 +38,9 @@ pub const MAX_AST_NESTING: usize = 32;
 /// took 0.55 s, 100 000 4.9 s, 400 KB over a minute); 5 000 take under 20 ms.
 pub const MAX_AST_OPEN_BRACKETS: usize = 5_000;
 
-/// A heading in the index (the seed's `MarkdownHeadingEntry`).
+/// A heading in the index (@nhtio/adk's `MarkdownHeadingEntry`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HeadingEntry {
     /// 1 to 6 (`#` to `######`; a setext `=` underline is 1, `-` is 2).
@@ -52,8 +53,9 @@ pub struct HeadingEntry {
     pub end_line: usize,
 }
 
-/// A fenced code block in the index (the seed's `MarkdownCodeEntry`).
+/// A fenced code block in the index (@nhtio/adk's `MarkdownCodeEntry`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CodeEntry {
     /// The info string's first word, or `None`.
@@ -64,8 +66,9 @@ pub struct CodeEntry {
     pub end_line: usize,
 }
 
-/// A section (the seed's `MarkdownSection`): line numbers only.
+/// A section (@nhtio/adk's `MarkdownSection`): line numbers only.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Section {
     /// The heading's depth.
@@ -84,6 +87,7 @@ pub struct Section {
 
 /// A link found by [`SpooledMarkdownArtifact::md_links`]: `{text, url, title?}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Link {
     /// The link text.
     pub text: String,
@@ -96,6 +100,7 @@ pub struct Link {
 
 /// An image found by [`SpooledMarkdownArtifact::md_images`]: `{alt, url, title?}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Image {
     /// The alt text (`![this](…)`), markup removed.
     pub alt: String,

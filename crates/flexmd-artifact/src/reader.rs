@@ -16,7 +16,7 @@ const BLOCK: usize = 64 * 1024;
 /// memory).
 pub(crate) const WINDOW: usize = 16 << 20;
 
-/// Line positions of a byte buffer, by the seed's rules: lines split on
+/// Line positions of a byte buffer, by @nhtio/adk's rules: lines split on
 /// `\n` only (a `\r` stays in its line), empty content has no lines, and a
 /// trailing `\n` gives a final empty line. Keeps one count per 64 KiB block
 /// (128 KiB for a 1 GB file), built by SIMD byte counting.
@@ -112,8 +112,8 @@ impl LineIndex {
     }
 }
 
-/// A read-only, line-oriented view of an artifact's bytes (the seed's
-/// `SpoolReader`). Lines follow the seed's rules: split on `\n` only, `\r`
+/// A read-only, line-oriented view of an artifact's bytes (@nhtio/adk's
+/// `SpoolReader`). Lines follow @nhtio/adk's rules: split on `\n` only, `\r`
 /// kept, no lines in empty content, a final empty line after a trailing
 /// `\n`. Lines are decoded lossily (invalid UTF-8 becomes U+FFFD); byte
 /// counts are of the bytes as stored.

@@ -7,7 +7,7 @@ use crate::error::ArtifactError;
 /// A tokenizer to count with.
 ///
 /// The OpenAI encodings are exact (their ranks ship inside `bpe-openai` and
-/// `tiktoken-rs`); `claude` is the seed's estimate, `ceil(UTF-16 units /
+/// `tiktoken-rs`); `claude` is @nhtio/adk's estimate, `ceil(UTF-16 units /
 /// 3.5)`. Encodings whose tokenizer files are not bundled (`gemini`,
 /// `gemma`, `llama2`) are refused by [`Encoding::from_str`] rather than
 /// guessed.

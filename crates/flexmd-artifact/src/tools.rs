@@ -1,4 +1,4 @@
-//! Forged tools (the seed's `forgeTools`): function-calling tool definitions
+//! Forged tools (@nhtio/adk's `forgeTools`): function-calling tool definitions
 //! over a set of artifacts, and the dispatcher that runs a model's call.
 
 use serde_json::{Map, Value, json};
@@ -409,8 +409,9 @@ const SPECS: &[Spec] = &[
 ];
 
 /// A tool definition: name, description and the JSON Schema of its
-/// arguments.
-#[derive(Debug, Clone, PartialEq)]
+/// arguments. As JSON it is the `function` object of OpenAI's format.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolDefinition {
     /// The tool's name (`artifact_head`).
     pub name: String,
@@ -420,17 +421,66 @@ pub struct ToolDefinition {
     pub parameters: Value,
 }
 
+/// The constant `type` of an [`OpenAiTool`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub enum FunctionType {
+    /// The string `"function"`.
+    #[serde(rename = "function")]
+    Function,
+}
+
+/// A tool in OpenAI's function-calling format:
+/// `{"type": "function", "function": {name, description, parameters}}`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct OpenAiTool<'a> {
+    /// Always `"function"`.
+    #[serde(rename = "type")]
+    pub kind: FunctionType,
+    /// The definition.
+    pub function: &'a ToolDefinition,
+}
+
+/// A tool in Anthropic's format: `{name, description, input_schema}`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct AnthropicTool<'a> {
+    /// The tool's name (`artifact_head`).
+    pub name: &'a str,
+    /// What it does, for the model.
+    pub description: &'a str,
+    /// The JSON Schema of its arguments (`callId` included).
+    pub input_schema: &'a Value,
+}
+
 impl ToolDefinition {
+    /// This tool in OpenAI's format, typed.
+    pub fn openai(&self) -> OpenAiTool<'_> {
+        OpenAiTool {
+            kind: FunctionType::Function,
+            function: self,
+        }
+    }
+
+    /// This tool in Anthropic's format, typed.
+    pub fn anthropic(&self) -> AnthropicTool<'_> {
+        AnthropicTool {
+            name: &self.name,
+            description: &self.description,
+            input_schema: &self.parameters,
+        }
+    }
+
     /// This tool in OpenAI's format
     /// (`{"type": "function", "function": {name, description, parameters}}`).
     pub fn to_openai(&self) -> Value {
-        json!({"type": "function", "function": {
-            "name": self.name, "description": self.description, "parameters": self.parameters}})
+        json!(self.openai())
     }
 
     /// This tool in Anthropic's format (`{name, description, input_schema}`).
     pub fn to_anthropic(&self) -> Value {
-        json!({"name": self.name, "description": self.description, "input_schema": self.parameters})
+        json!(self.anthropic())
     }
 }
 
@@ -568,7 +618,7 @@ impl<'a> ToolSet<'a> {
         self
     }
 
-    /// The tool definitions, in the seed's order.
+    /// The tool definitions, in @nhtio/adk's order.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
         self.tools
             .iter()
@@ -844,7 +894,7 @@ impl<T: serde::Serialize> ErasedList for Vec<T> {
     }
 }
 
-/// A list of lines as the seed serialises it, within the caps; `total` is
+/// A list of lines as @nhtio/adk serialises it, within the caps; `total` is
 /// how many lines the full answer has, when more than shown.
 fn lines_result(list: Vec<String>, total: Option<usize>, caps: Caps) -> String {
     if list.is_empty() {
@@ -997,9 +1047,9 @@ impl std::io::Write for Indented<'_> {
     }
 }
 
-/// A tool's return value as the model reads it (the seed's
+/// A tool's return value as the model reads it (@nhtio/adk's
 /// `defaultSerialise`): a string as is, a list of strings one per line, a
-/// number in decimal, anything else as 2-space pretty JSON. Where the seed
+/// number in decimal, anything else as 2-space pretty JSON. Where @nhtio/adk
 /// would answer with nothing, the text says so: `(empty list)` for `[]`,
 /// `(undefined)` for no value (`null`), `(1 empty line)` for `[""]`.
 ///

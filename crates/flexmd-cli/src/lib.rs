@@ -34,7 +34,7 @@ pub(crate) use crate::output::{print, print_json};
 /// against JSON Schemas (and re-ask the model with hints), and query files
 /// far too large for a prompt the way a model's tools would.
 #[derive(Debug, Parser)]
-#[command(name = "flexmd", version, about, long_about)]
+#[command(name = "flexmd", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -18,10 +18,11 @@ use crate::print_json;
 /// Where the schema settings come from.
 #[derive(Debug, Args)]
 pub(crate) struct ConfigArg {
-    /// The schemas config file (elsabro's `schemas-config.json` format).
-    /// Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the
+    /// The schema settings file, `schemas-config.json`: whether to coerce
+    /// types, fill defaults and fail on invalid data, where custom schemas
+    /// live, and which schema each agent's output must follow. Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the
     /// nearest directory up from here that has a `.planning/`.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_name = "PATH")]
     config: Option<PathBuf>,
 }
 
@@ -102,8 +103,8 @@ pub(crate) enum SchemaCommand {
         /// A registered schema's name, or a schema file.
         #[arg(long, required_unless_present = "agent", conflicts_with = "agent")]
         schema: Option<String>,
-        /// An agent: its schema is the one the config's `agentDefaults`
-        /// gives it (elsabro's agent names, such as `elsabro-analyst`).
+        /// An agent's name (such as `code-reviewer`): its schema is the one
+        /// the settings file's `agentDefaults` maps it to.
         #[arg(long)]
         agent: Option<String>,
         /// The data files; standard input when none or `-`.
@@ -145,9 +146,9 @@ pub(crate) struct RunArgs {
     /// The answer must match this agent's schema (the config's `agentDefaults`).
     #[arg(long)]
     agent: Option<String>,
-    /// An elsabro flow step (JSON: `agent`, `outputSchema`, and `config`
-    /// with `retryOnSchemaError` and `maxSchemaRetries`): its schema and
-    /// retries.
+    /// A step of an agent workflow, as a JSON file (`agent`,
+    /// `outputSchema`, and `config` with `retryOnSchemaError` and
+    /// `maxSchemaRetries`): the schema and the retries it sets.
     #[arg(long, value_name = "STEP_JSON")]
     step: Option<PathBuf>,
     #[command(flatten)]
@@ -254,7 +255,7 @@ pub(crate) fn run(
             };
             let schema = match schema_for(&registry, name) {
                 Ok(schema) => schema,
-                // An unknown schema is an invalid result, as in the seed:
+                // An unknown schema is an invalid result, as in flex-md:
                 // `{valid: false, errors: [{code: "schema_not_found"}]}`.
                 Err(CliError::Schema(err @ SchemaError::NotFound { .. })) => {
                     if json {

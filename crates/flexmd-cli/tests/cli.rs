@@ -2241,3 +2241,133 @@ mod surface {
         assert_eq!(out.lines().count(), 2);
     }
 }
+
+/// The CLI's real output on every bundled example validates against the
+/// JSON Schemas published in docs/schemas/ (checked with flexmd-schema).
+mod published_schemas {
+    use super::*;
+
+    fn schema(name: &str) -> Value {
+        let path = format!(
+            "{}/../../docs/schemas/{name}.schema.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    }
+
+    /// Runs `args`, expects exit 0 or 1, and checks its stdout against the
+    /// schema `name`.
+    fn check(name: &str, args: &[&str]) {
+        let out = flexmd().args(args).output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let value: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?} printed no JSON: {e}"));
+        let outcome = flexmd_schema::Registry::new()
+            .validate_schema(&schema(name), &value)
+            .unwrap();
+        assert!(
+            outcome.valid,
+            "{args:?} should print a {name}: {:#?}",
+            outcome.errors
+        );
+    }
+
+    fn examples(dir: &str) -> Vec<String> {
+        let mut files: Vec<String> = std::fs::read_dir(example(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path().display().to_string())
+            .filter(|p| p.ends_with(".md"))
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn every_bundled_example_prints_json_its_schema_accepts() {
+        let spec = example("specs/answer.md");
+        let all: Vec<String> = ["responses", "agent", "frames", "mixed", "specs"]
+            .iter()
+            .flat_map(|d| examples(d))
+            .collect();
+        assert!(all.len() >= 9, "{all:?}");
+        for file in &all {
+            check("md-outline", &["outline", file]);
+            check("detected-objects", &["detect", file]);
+            check("parse-any-result", &["parse-any", file]);
+            check("tools-openai", &["tools", file]);
+            check("tools-anthropic", &["tools", "--format", "anthropic", file]);
+        }
+        for response in examples("responses") {
+            check("extracted-result", &["extract", "--spec", &spec, &response]);
+            check(
+                "validation-report",
+                &["validate", "--json", "--spec", &spec, &response],
+            );
+        }
+        check("output-format-spec", &["ofs", "parse", &spec]);
+        check("output-format-spec", &["ofs", "default", "--json"]);
+        check(
+            "flex-document",
+            &["frames", "parse", &example("frames/chat.md")],
+        );
+        for file in [
+            "mixed/tool_call.md",
+            "mixed/session.md",
+            "agent/review_answer.md",
+        ] {
+            check("found-json", &["json", "--repairs", &example(file)]);
+        }
+        for file in ["agent/messy_review.md", "agent/review_answer.md"] {
+            check(
+                "aligned",
+                &["json", "--schema", "review", "--repairs", &example(file)],
+            );
+            check(
+                "schema-outcome",
+                &[
+                    "schema",
+                    "validate",
+                    "--schema",
+                    "review",
+                    "--json",
+                    &example(file),
+                ],
+            );
+        }
+    }
+
+    #[test]
+    fn the_schemas_refuse_what_flexmd_never_prints() {
+        let registry = flexmd_schema::Registry::new();
+        let bad = [
+            (
+                "md-outline",
+                json!({"type": "md_outline", "nodes": [{"title": 1}]}),
+            ),
+            (
+                "output-format-spec",
+                json!({"sections": [{"name": "A", "kind": "poem"}]}),
+            ),
+            (
+                "validation-report",
+                json!({"ok": true, "valid": true, "errors": [{}], "warnings": [], "details": {"errors": [], "warnings": []}}),
+            ),
+            (
+                "detected-objects",
+                json!([{"kind": "flexmd_fence", "confidence": "high", "start": 0, "end": 1, "raw": ""}]),
+            ),
+            (
+                "tools-openai",
+                json!([{"type": "tool", "function": {"name": "x", "description": "", "parameters": {}}}]),
+            ),
+        ];
+        for (name, value) in bad {
+            let outcome = registry.validate_schema(&schema(name), &value).unwrap();
+            assert!(!outcome.valid, "{name} should refuse {value}");
+        }
+    }
+}

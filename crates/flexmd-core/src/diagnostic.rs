@@ -7,6 +7,7 @@ use crate::model::Span;
 
 /// How serious a [`Diagnostic`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// The input breaks a rule; the value holds a documented lenient reading.
@@ -27,6 +28,7 @@ pub enum Severity {
 /// assert_eq!(d.to_string(), "2:1: bad line");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[error("{line}:{column}: {message}")]
 pub struct Diagnostic {
     /// A stable id, `<layer>::<rule>`.

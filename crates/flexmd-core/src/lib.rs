@@ -1,16 +1,16 @@
 //! flexmd-core: the shared data model and the Markdown outline, list and table
 //! builders every flexmd layer stands on. It does no I/O.
 //!
-//! - [`model`]: the flex-md JSON contract (seed §2): [`FlexDocument`],
+//! - [`model`]: the flex-md JSON contract (see docs/FORMAT.md): [`FlexDocument`],
 //!   [`OutputFormatSpec`], [`MdOutline`], [`ParsedList`], [`ParsedTable`],
 //!   [`ExtractedResult`] and their parts.
 //! - [`build_outline`] / [`render_outline`]: Markdown headings to a nested
-//!   tree and back (seed §6).
-//! - [`parse_list`]: list items to a [`ListItem`] tree (seed §7).
-//! - [`parse_tables`]: GFM pipe tables to string cells (seed §8).
+//!   tree and back.
+//! - [`parse_list`]: list items to a [`ListItem`] tree.
+//! - [`parse_tables`]: GFM pipe tables to string cells.
 //! - [`read_markdown`]: outline, tables and lists from one parse.
 //! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
-//! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing (seed §9.1).
+//! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing.
 //! - [`code_blocks`], [`front_matter`]: literal blocks, found by the parser.
 //! - [`json_nesting_exceeds`]: the depth guard run before recursive JSON parsers.
 //! - [`Diagnostic`], [`Parsed`]: lenient results with what was noticed.

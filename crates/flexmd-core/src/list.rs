@@ -1,4 +1,4 @@
-//! Lists → [`ParsedList`] item trees (seed §7).
+//! Lists → [`ParsedList`] item trees.
 
 use std::ops::Range;
 

@@ -1,4 +1,4 @@
-//! Typing of `@key: value` meta values (seed §9.1).
+//! Typing of `@key: value` meta values.
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -7,6 +7,7 @@ use crate::FlexMetaValue;
 
 /// The type a caller gives a meta key in [`MetaTypeMode::Schema`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MetaType {
     /// Any text.
@@ -34,7 +35,7 @@ impl std::fmt::Display for MetaType {
     }
 }
 
-/// How meta values are typed (seed §9.1 `metaTypeMode`).
+/// How meta values are typed (flex-md's `metaTypeMode`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum MetaTypeMode {
     /// Every value stays a string (the default).
@@ -148,7 +149,7 @@ pub fn split_meta_list(raw: &str) -> Vec<String> {
         .collect()
 }
 
-/// Infers a meta value's type the safe way (seed §9.1 `infer`).
+/// Infers a meta value's type the safe way (flex-md's `infer`).
 ///
 /// - `true` / `false` → boolean, `null` → null (exact, lowercase);
 /// - a JSON number → number: `0`, `-3`, `0.5`, `1e3`; integers must fit 64

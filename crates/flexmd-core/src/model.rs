@@ -1,4 +1,4 @@
-//! The flex-md data model: the JSON contract of seed §2.
+//! The flex-md data model: the JSON contract of flex-md (docs/FORMAT.md explains it).
 //!
 //! Every type here serialises to exactly the field names and enum strings of
 //! the flex-md TypeScript interfaces, so JSON made by flexmd is interchangeable
@@ -17,7 +17,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// A byte range into the source text a value was built from.
 pub type Span = Range<usize>;
 
-/// One meta value of a frame or document (seed §2.1, `FlexMetaValue`).
+/// One meta value of a frame or document (flex-md's `FlexMetaValue`).
 ///
 /// Numbers are kept as [`serde_json::Number`], so an integer stays an integer.
 ///
@@ -27,6 +27,7 @@ pub type Span = Range<usize>;
 /// assert_eq!(serde_json::to_string(&tags).unwrap(), r#"["a","b"]"#);
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum FlexMetaValue {
     /// `null`.
@@ -41,8 +42,9 @@ pub enum FlexMetaValue {
     Strings(Vec<String>),
 }
 
-/// A fenced block bound to a name by `@payload:name: X` (seed §2.1, `FlexPayload`).
+/// A fenced block bound to a name by `@payload:name: X` (flex-md's `FlexPayload`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FlexPayload {
     /// The fence's language, e.g. `json` or `table`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,8 +63,9 @@ pub struct FlexPayload {
     pub parse_error: Option<String>,
 }
 
-/// One frame of a FlexMD document (seed §2.1, `FlexFrame`).
+/// One frame of a FlexMD document (flex-md's `FlexFrame`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FlexFrame {
     /// The frame type, e.g. `message` or `section`.
     #[serde(rename = "type")]
@@ -90,8 +93,9 @@ pub struct FlexFrame {
     pub payloads: Option<IndexMap<String, FlexPayload>>,
 }
 
-/// A FlexMD document: optional title and meta, then frames (seed §2.1, `FlexDocument`).
+/// A FlexMD document: optional title and meta, then frames (flex-md's `FlexDocument`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FlexDocument {
     /// The document title (a `# Title` before the first frame).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,8 +111,9 @@ pub struct FlexDocument {
     pub frames: Vec<FlexFrame>,
 }
 
-/// What an OFS section must contain (seed §2.2, §4.2).
+/// What an OFS section must contain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SectionKind {
     /// Any Markdown text.
@@ -119,8 +124,9 @@ pub enum SectionKind {
     OrderedList,
 }
 
-/// One section an answer must contain (seed §2.2, `OfsSection`).
+/// One section an answer must contain (flex-md's `OfsSection`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct OfsSection {
     /// The section's name, e.g. `Short answer`.
     pub name: String,
@@ -131,8 +137,9 @@ pub struct OfsSection {
     pub hint: Option<String>,
 }
 
-/// Whether a table's rows are numbered (seed §2.2, `TableKind`).
+/// Whether a table's rows are numbered (flex-md's `TableKind`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TableKind {
     /// A plain pipe table.
@@ -142,8 +149,9 @@ pub enum TableKind {
     OrderedTable,
 }
 
-/// A table an answer may contain (seed §2.2, `OfsTable`).
+/// A table an answer may contain (flex-md's `OfsTable`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct OfsTable {
     /// The column names, without the `#` column of an ordered table.
     pub columns: Vec<String>,
@@ -160,6 +168,7 @@ macro_rules! literal_string {
     ($(#[$doc:meta])* $name:ident = $text:literal) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         pub enum $name {
             #[doc = concat!("The string `\"", $text, "\"`.")]
             #[default]
@@ -187,13 +196,27 @@ literal_string!(
 );
 
 /// The constant `sectionOrderMatters: false` of an [`OutputFormatSpec`]:
-/// section order never matters (seed §1.2), so no other value exists.
+/// section order never matters, so no other value exists.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct SectionOrderMatters;
 
 impl Serialize for SectionOrderMatters {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_bool(false)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for SectionOrderMatters {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SectionOrderMatters".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Always false: section order never matters.",
+            "const": false
+        })
     }
 }
 
@@ -209,11 +232,12 @@ impl<'de> Deserialize<'de> for SectionOrderMatters {
     }
 }
 
-/// The Output Format Spec: what sections and tables an answer must have (seed §2.2).
+/// The Output Format Spec: what sections and tables an answer must have.
 ///
-/// [`OutputFormatSpec::default`] is the seed's `makeDefaultOfs()` minus its
+/// [`OutputFormatSpec::default`] is flex-md's `makeDefaultOfs()` minus its
 /// sections: no sections, no tables, tables optional, empty value `None`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutputFormatSpec {
     /// Always `"output_format_spec"`.
@@ -262,8 +286,9 @@ impl Default for OutputFormatSpec {
     }
 }
 
-/// One heading and what it owns (seed §2.3, `MdNode`).
+/// One heading and what it owns (flex-md's `MdNode`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MdNode {
     /// The heading text with inline markup removed.
     pub title: String,
@@ -307,11 +332,12 @@ impl PartialEq for MdNode {
     }
 }
 
-/// The heading tree of a Markdown text (seed §2.3, `MdOutline`).
+/// The heading tree of a Markdown text (flex-md's `MdOutline`).
 ///
 /// `preamble_md` is flexmd's addition: the text before the first heading, so
 /// nothing is lost; it is omitted from JSON when empty.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct MdOutline {
     /// Always `"md_outline"`.
     #[serde(rename = "type", default)]
@@ -323,8 +349,9 @@ pub struct MdOutline {
     pub nodes: Vec<MdNode>,
 }
 
-/// One item of a parsed list (seed §2.4, `ListItem`).
+/// One item of a parsed list (flex-md's `ListItem`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ListItem {
     /// The item's own Markdown, without its marker and its sub-lists.
     pub text: String,
@@ -347,8 +374,9 @@ impl PartialEq for ListItem {
     }
 }
 
-/// A list parsed into an item tree (seed §2.4, `ParsedList`).
+/// A list parsed into an item tree (flex-md's `ParsedList`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ParsedList {
     /// Always `"list"`.
     #[serde(default)]
@@ -359,8 +387,9 @@ pub struct ParsedList {
     pub items: Vec<ListItem>,
 }
 
-/// A pipe table with string cells (seed §2.4, `ParsedTable`).
+/// A pipe table with string cells (flex-md's `ParsedTable`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ParsedTable {
     /// Plain or ordered.
     #[serde(default)]
@@ -389,6 +418,7 @@ impl PartialEq for ParsedTable {
 
 /// One extracted section of an answer (the value type of `sectionsByName`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ExtractedSection {
     /// The `key` of the outline node the section came from.
@@ -407,8 +437,9 @@ pub struct ExtractedSection {
     pub empty: bool,
 }
 
-/// An answer's sections and tables, extracted along an OFS (seed §2.4).
+/// An answer's sections and tables, extracted along an OFS.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ExtractedResult {
     /// The answer's full outline.

@@ -1,4 +1,4 @@
-//! The heading outline: Markdown → [`MdOutline`] and back (seed §6).
+//! The heading outline: Markdown → [`MdOutline`] and back.
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 
@@ -6,7 +6,7 @@ use crate::markdown::{front_matter_end, offset_events, parser_text, title_text_e
 use crate::model::{MdNode, MdOutline, NodeSource, OutlineType, Span};
 use crate::text::{KeyAllocator, line_start, slice};
 
-/// Builds the heading tree of a Markdown text (seed §6.1).
+/// Builds the heading tree of a Markdown text.
 ///
 /// One pulldown-cmark pass (CommonMark, GFM tables, YAML front matter):
 ///
@@ -167,7 +167,7 @@ impl TreeBuilder {
     }
 }
 
-/// Renders an outline back to Markdown (seed §6.2, Appendix C).
+/// Renders an outline back to Markdown.
 ///
 /// Writes `preamble_md`, then each node depth-first as an ATX heading of its
 /// `level` (clamped to 1–6) and `title`, followed by its `content_md` as is.

@@ -1,4 +1,4 @@
-//! GFM pipe tables → [`ParsedTable`] (seed §8.1).
+//! GFM pipe tables → [`ParsedTable`].
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 

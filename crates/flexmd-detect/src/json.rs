@@ -21,6 +21,7 @@ pub enum Leniency {
 
 /// Which step of the ladder read the value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum JsonMethod {
     /// Strict JSON (`serde_json`).
@@ -272,6 +273,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 
 /// Where a found value was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum JsonSource {
     /// In a fenced block labeled as JSON (`json`, `json5`, `jsonc`, `jsonl`,
@@ -286,6 +288,7 @@ pub enum JsonSource {
 
 /// A JSON value found in a text by [`find_json`] or [`find_all_json`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FoundJson {
     /// The value.
     pub value: Value,
@@ -313,6 +316,7 @@ pub struct FoundJson {
 
 /// Why [`find_json`] chose the value it returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Pick {
     /// The whole answer (outside reasoning) is the value.

@@ -1,4 +1,4 @@
-//! flexmd-detect: Layer C of flex-md (seed §10) — find structured objects in
+//! flexmd-detect: Layer C of flex-md — find structured objects in
 //! any text, and JSON in LLM output however it was written.
 //!
 //! - [`detect_objects`] finds `flexmd` fences, FlexDocument JSON fences, raw

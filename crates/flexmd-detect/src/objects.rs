@@ -1,4 +1,4 @@
-//! Structured objects in arbitrary text (seed §10): `flexmd` fences,
+//! Structured objects in arbitrary text: `flexmd` fences,
 //! FlexDocument JSON fences, raw FlexMD and Markdown snippets.
 
 use flexmd_core::{Diagnostic, FlexDocument, LineIndex, Parsed, Severity, line_spans};
@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::fence::{Fence, fences};
 use crate::json::{Leniency, parse_json};
 
-/// What kind of object [`detect_objects`] found (seed §10.3).
+/// What kind of object [`detect_objects`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DetectedKind {
     /// A fence labeled `flexmd` (tier A).
@@ -21,13 +22,14 @@ pub enum DetectedKind {
     RawFlexmd,
     /// A fence labeled `markdown` or `md`.
     MarkdownSnippet,
-    /// The seed's "nothing found"; never produced here (the list is empty
-    /// instead), kept so that the seed's JSON reads back.
+    /// flex-md's "nothing found"; never produced here (the list is empty
+    /// instead), kept so that flex-md's JSON reads back.
     None,
 }
 
 /// An object found in a text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct DetectedObject {
     /// What it is.
     pub kind: DetectedKind,
@@ -130,10 +132,10 @@ fn fenced_object(text: &str, fence: &Fence) -> Option<DetectedObject> {
 }
 
 /// Confidence of a JSON fence with a `frames` array that does not read as a
-/// FlexDocument (the seed's shape rule holds, the types do not).
+/// FlexDocument (flex-md's shape rule holds, the types do not).
 const SHAPE_ONLY: f64 = 0.8;
 
-/// Confidence of raw FlexMD found only by the seed's looser markers (`@key:`
+/// Confidence of raw FlexMD found only by flex-md's looser markers (`@key:`
 /// or `[[...]]` anywhere in a line), not by two anchor lines.
 const LOOSE_MARKERS: f64 = 0.4;
 
@@ -152,8 +154,8 @@ fn flex_document(content: &str) -> Option<Result<FlexDocument, String>> {
     Some(serde_json::from_value(parsed.value).map_err(|e| e.to_string()))
 }
 
-/// The seed's raw FlexMD markers in `line`, wherever they stand: `[[...]]`,
-/// `@name:` and `@payload:name:` (which the seed counts twice: it is also
+/// flex-md's raw FlexMD markers in `line`, wherever they stand: `[[...]]`,
+/// `@name:` and `@payload:name:` (which flex-md counts twice: it is also
 /// an `@name:`). Returns how many and the offset of the first.
 fn loose_markers(line: &str) -> (usize, Option<usize>) {
     let bytes = line.as_bytes();
@@ -254,8 +256,9 @@ fn raw_region(text: &str, fences: &[Fence], from: usize, to: usize) -> Option<De
     })
 }
 
-/// What [`parse_any`] reads from a text (seed `parseAny`).
+/// What [`parse_any`] reads from a text (flex-md's `parseAny`).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ParseAnyResult {
     /// The FlexMD documents found (fenced, as FlexDocument JSON, or raw), in

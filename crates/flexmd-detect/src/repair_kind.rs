@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// One change the repair parser made to read the text as JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Repair {
     /// What was repaired.
     pub kind: RepairKind,
@@ -16,6 +17,7 @@ macro_rules! repair_kinds {
         /// The repairs the last step of the ladder makes. None of them
         /// invents a key: truncated members are dropped, not completed.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
         #[serde(rename_all = "snake_case")]
         pub enum RepairKind {
             $($(#[doc = $doc])* $kind,)*

@@ -1,4 +1,4 @@
-//! flexmd-frames: Layer A of flex-md (seed §3) — FlexMD frames to and from
+//! flexmd-frames: Layer A of flex-md — FlexMD frames to and from
 //! [`FlexDocument`].
 //!
 //! FlexMD is Markdown with three anchors:
@@ -58,7 +58,7 @@ pub use parse::{LineMarker, ParseOptions, line_marker};
 pub use stringify::{HeaderStyle, StringifyOptions};
 
 /// Parses FlexMD text into a [`FlexDocument`] and the diagnostics met on the
-/// way (seed `parseFlexMd`). Never fails; see the crate docs for the format.
+/// way (flex-md's `parseFlexMd`). Never fails; see the crate docs for the format.
 ///
 /// ```
 /// use flexmd_frames::{parse, ParseOptions};
@@ -74,7 +74,7 @@ pub fn parse(text: &str, options: &ParseOptions) -> Parsed<FlexDocument> {
     parse::parse(text, options)
 }
 
-/// Writes a [`FlexDocument`] as FlexMD (seed `stringifyFlexMd`): title, document
+/// Writes a [`FlexDocument`] as FlexMD (flex-md's `stringifyFlexMd`): title, document
 /// meta, preamble, then each frame as header, meta lines, payload bindings with
 /// their fences, a blank line and the body. [`parse`] reads it back to the same
 /// document when meta values are strings (or typed the way the parse options

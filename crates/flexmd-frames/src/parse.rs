@@ -16,7 +16,7 @@ pub struct ParseOptions {
     /// How meta values are typed: strings (default), inferred, or by schema.
     pub meta_type_mode: MetaTypeMode,
     /// Read `@key: value` lines anywhere in a frame, not only in the meta
-    /// block right after its header (seed `metaAnywhere`).
+    /// block right after its header (flex-md's `metaAnywhere`).
     pub meta_anywhere: bool,
     /// Keys whose values are comma-separated lists (default `tags`, `refs`),
     /// unless a schema types them otherwise.

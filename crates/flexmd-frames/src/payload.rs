@@ -1,4 +1,4 @@
-//! Payload values: what a bound fence's content becomes (seed §2.1, §9.3).
+//! Payload values: what a bound fence's content becomes.
 
 use flexmd_core::{FlexPayload, json_nesting_exceeds, parse_tables};
 use serde_json::Value;

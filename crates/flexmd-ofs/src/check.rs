@@ -1,5 +1,5 @@
-//! Checking an answer against a spec, and extracting it (seed §2.4, §4.2,
-//! §11, Appendix B). One analysis serves both: the answer is parsed once for
+//! Checking an answer against a spec, and extracting it, as flex-md does.
+//! One analysis serves both: the answer is parsed once for
 //! its outline and once for its tables, and each list section's content once.
 
 use flexmd_core::{
@@ -13,9 +13,10 @@ use crate::locate::{Found, Located, locate};
 
 /// One problem found in an answer.
 ///
-/// `code` is the seed's (Appendix B) or flexmd's table code; [`Issue::id`]
-/// joins it with the section as the seed prints it (`missing_section:Reasoning`).
+/// `code` is flex-md's (Appendix B) or flexmd's table code; [`Issue::id`]
+/// joins it with the section as flex-md prints it (`missing_section:Reasoning`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Issue {
     /// `missing_section`, `empty_section_without_none`, `section_not_bullets`,
     /// `section_not_numbered`, `missing_table`, `table_columns_mismatch`,
@@ -37,7 +38,7 @@ pub struct Issue {
 }
 
 impl Issue {
-    /// The seed's form: `code:SECTION`, or just `code` for table issues.
+    /// flex-md's form: `code:SECTION`, or just `code` for table issues.
     ///
     /// ```
     /// let spec = flexmd_ofs::parse_spec("- Reasoning — ordered list\n").value;
@@ -90,30 +91,59 @@ pub struct Report {
     pub warnings: Vec<Issue>,
 }
 
+/// The JSON shape of a [`Report`] (its `Serialize` and `JsonSchema`).
+#[derive(Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schemars", schemars(rename = "Report"))]
+struct ReportJson<'a> {
+    /// Whether the answer follows the spec (warnings allowed).
+    ok: bool,
+    /// The same as `ok`: the name every flexmd validation result uses.
+    valid: bool,
+    /// What breaks the spec, as `"code:Section"` strings.
+    errors: Vec<String>,
+    /// Each leniency used to read the answer, as `"code:Section"` strings.
+    warnings: Vec<String>,
+    /// The same issues in full: code, section, message, span, line, column.
+    details: Details<'a>,
+}
+
+/// The full issues of a [`Report`], under `details`.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schemars", schemars(rename = "ReportDetails"))]
+struct Details<'a> {
+    /// What breaks the spec.
+    errors: &'a [Issue],
+    /// What was read leniently.
+    warnings: &'a [Issue],
+}
+
 impl Serialize for Report {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-
-        /// The full issues, under `details`.
-        #[derive(Serialize)]
-        struct Details<'a> {
-            errors: &'a [Issue],
-            warnings: &'a [Issue],
-        }
         let ids = |issues: &[Issue]| issues.iter().map(Issue::id).collect::<Vec<_>>();
-        let mut out = serializer.serialize_struct("Report", 5)?;
-        out.serialize_field("ok", &self.ok)?;
-        out.serialize_field("valid", &self.ok)?;
-        out.serialize_field("errors", &ids(&self.errors))?;
-        out.serialize_field("warnings", &ids(&self.warnings))?;
-        out.serialize_field(
-            "details",
-            &Details {
+        ReportJson {
+            ok: self.ok,
+            valid: self.ok,
+            errors: ids(&self.errors),
+            warnings: ids(&self.warnings),
+            details: Details {
                 errors: &self.errors,
                 warnings: &self.warnings,
             },
-        )?;
-        out.end()
+        }
+        .serialize(serializer)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for Report {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        ReportJson::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        ReportJson::json_schema(generator)
     }
 }
 
@@ -142,7 +172,7 @@ impl Report {
 /// Options for [`extract`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExtractOptions {
-    /// Parse lists in prose sections too (the seed's "or enabled").
+    /// Parse lists in prose sections too (flex-md's "or enabled").
     pub lists_in_prose: bool,
 }
 
@@ -162,12 +192,12 @@ struct Analysis<'a> {
     warnings: Vec<Issue>,
 }
 
-/// Checks `response` against `spec` (seed `validateOutput`, Appendix B).
+/// Checks `response` against `spec` (flex-md's `validateOutput`, Appendix B).
 ///
 /// Sections are matched by name in any case, at any heading level, ignoring
 /// trailing `:` and dashes, surrounding emphasis and numbering (`1. Reasoning`,
 /// `Step 2 — Reasoning`); for duplicates the highest level wins and equal
-/// levels merge in order (seed §11.3). Without a heading, a bold line
+/// levels merge in order. Without a heading, a bold line
 /// (`**Short answer:**`) or a `Short answer:` label is accepted with a
 /// `lenient_heading` warning. Kinds are checked on the parsed list: a list
 /// section needs a bullet item, an ordered list a numbered one, unless it says
@@ -208,7 +238,7 @@ pub fn check(
     (report, into_extracted(analysis, options))
 }
 
-/// Extracts `response` along `spec` (seed `extractOutput`, §2.4): the outline,
+/// Extracts `response` along `spec` (flex-md's `extractOutput`): the outline,
 /// each found section by its spec name (node key and level, raw content, and
 /// the parsed list for list kinds), and the answer's tables, with those that
 /// match an ordered table of the spec marked `ordered_table`. A section found

@@ -1,10 +1,10 @@
-//! Prompt guidance: only the rules a spec needs (seed §5).
+//! Prompt guidance: only the rules a spec needs.
 
 use flexmd_core::{OutputFormatSpec, SectionKind, TableKind};
 
 use crate::spec::render_spec;
 
-/// The rules of seed §5 that apply to `spec`, as a `Rules:` list, or `""`
+/// The prompt rules that apply to `spec`, as a `Rules:` list, or `""`
 /// when none does.
 ///
 /// ```
@@ -51,7 +51,7 @@ pub fn enrich_instructions(spec: &OutputFormatSpec) -> String {
 }
 
 /// The text to paste into a prompt: the canonical OFS block, then the rules
-/// that apply (seed §11.1).
+/// that apply.
 pub fn prompt(spec: &OutputFormatSpec) -> String {
     let rules = enrich_instructions(spec);
     let block = render_spec(spec);

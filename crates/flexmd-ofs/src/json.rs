@@ -1,4 +1,4 @@
-//! Beyond the seed: an extracted answer as a plain JSON object, and the JSON
+//! Beyond flex-md: an extracted answer as a plain JSON object, and the JSON
 //! Schema that object satisfies, so a Markdown answer can be checked like a
 //! JSON one.
 

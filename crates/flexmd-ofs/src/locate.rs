@@ -1,4 +1,4 @@
-//! Finding a spec's sections in an answer (seed §11.2–11.3): headings first,
+//! Finding a spec's sections in an answer: headings first,
 //! then the lenient fallbacks real models need.
 
 use std::collections::{HashMap, HashSet};
@@ -166,7 +166,7 @@ struct Bounds<'a> {
     section_starts: &'a [usize],
 }
 
-/// Duplicates (seed §11.3): the highest level wins; equal levels merge in
+/// Duplicates: the highest level wins; equal levels merge in
 /// order. A section's content is its subtree: its own text and its
 /// sub-headings, up to the next heading at its level or above, or the next
 /// heading of any spec section, whichever comes first.

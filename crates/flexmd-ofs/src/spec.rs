@@ -1,4 +1,4 @@
-//! The OFS block: Markdown ⇄ [`OutputFormatSpec`] (seed §4.1, §12 Layer B).
+//! The OFS block: Markdown ⇄ [`OutputFormatSpec`].
 
 use crate::error::SpecError;
 use flexmd_core::{
@@ -21,7 +21,7 @@ enum Block {
     Empty,
 }
 
-/// Reads an OFS block the way people write it (seed §4.1 and variants).
+/// Reads an OFS block the way people write it.
 ///
 /// - a title: a heading of any level, a bold line, a `Label:` line, or none;
 /// - section bullets (`-`, `*`, `+`): `Name — kind`, with `—`, `–`, ` - ` or
@@ -32,7 +32,7 @@ enum Block {
 ///   then `- (a, b, c — table)` or `- (a, b — ordered table, by b)`;
 /// - `Empty sections:` then `- If a section is empty, write `None`.`: the
 ///   value between backticks or quotes; without this block the value is
-///   `None`, as in the seed's default; `leave it empty` means no value.
+///   `None`, as in flex-md's default; `leave it empty` means no value.
 ///
 /// Any other line is a warning with its line and column, never dropped
 /// silently; the spec is still built from everything recognised.
@@ -476,7 +476,7 @@ fn json_error_offset(text: &str, e: &serde_json::Error) -> usize {
     (line_start + e.column().saturating_sub(1)).min(text.len())
 }
 
-/// Writes the canonical OFS block (seed §4.1) for `spec`; [`parse_spec`]
+/// Writes the canonical OFS block for `spec`; [`parse_spec`]
 /// reads it back to the same spec.
 ///
 /// ```

@@ -15,6 +15,7 @@ use crate::violation::Violation;
 
 /// How far [`Registry::find_json_as`] goes to make a value fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
     /// Repairs only (what [`flexmd_detect::find_json`] does): no coercion,
@@ -43,6 +44,7 @@ impl Preset {
 
 /// A rule that changed a value to fit the schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CoercionRule {
     /// An enum value written in another case or with other punctuation
@@ -90,6 +92,7 @@ impl CoercionRule {
 
 /// One change made to fit the schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Coercion {
     /// Where, as a JSON Pointer into the result (for a dropped key: where it
     /// was).
@@ -108,6 +111,7 @@ pub struct Coercion {
 
 /// A part left out by the `salvage` preset.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Dropped {
     /// Where it was, as a JSON Pointer into the value before dropping.
     pub pointer: String,
@@ -119,6 +123,7 @@ pub struct Dropped {
 
 /// Where the chosen value came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CandidateKind {
     /// A JSON value in the answer (in a fence or in the prose).
@@ -131,6 +136,7 @@ pub enum CandidateKind {
 
 /// The result of [`Registry::find_json_as`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Aligned {
     /// The value, coerced to the schema.
     pub value: Value,

@@ -1,4 +1,4 @@
-//! `.planning/schemas-config.json`: the seed's configuration file.
+//! `.planning/schemas-config.json`: elsabro's configuration file.
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::SchemaError;
 use crate::registry::Registry;
 
-/// Where the seed keeps the config, relative to the project directory.
+/// Where elsabro keeps the config, relative to the project directory.
 pub const DEFAULT_CONFIG_PATH: &str = ".planning/schemas-config.json";
 
 /// The environment variable that names a config file, overriding the search
@@ -16,9 +16,10 @@ pub const DEFAULT_CONFIG_PATH: &str = ".planning/schemas-config.json";
 pub const CONFIG_ENV: &str = "FLEXMD_CONFIG";
 
 /// The whole file: `{"schemas": {...}}`. Every field is optional and
-/// defaults to the seed's example values; an unknown field is an error, so
+/// defaults to elsabro's example values; an unknown field is an error, so
 /// a typo does not pass silently.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SchemasConfig {
     /// The settings.
@@ -28,6 +29,7 @@ pub struct SchemasConfig {
 
 /// `schemas`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SchemasSettings {
     /// `schemas.validation`.
@@ -43,6 +45,7 @@ pub struct SchemasSettings {
 
 /// `schemas.validation`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase", default)]
 pub struct ValidationSettings {
     /// Violations fail the command (exit 1); when `false` they are reported
@@ -72,6 +75,7 @@ impl Default for ValidationSettings {
 
 /// `schemas.customSchemas`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "camelCase", default)]
 pub struct CustomSchemas {
     /// The directory of `NAME.json` schema files, relative to the current
@@ -184,7 +188,7 @@ impl Registry {
 /// any), and the directory relative paths in it are read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectConfig {
-    /// The settings (the seed's defaults where the file is silent).
+    /// The settings (elsabro's defaults where the file is silent).
     pub config: SchemasConfig,
     /// The file read, if one was.
     pub path: Option<PathBuf>,
@@ -198,7 +202,7 @@ impl ProjectConfig {
     /// Finds the config as git finds its repository: the file named by
     /// [`CONFIG_ENV`] (`FLEXMD_CONFIG`) when set; otherwise, walking up from
     /// `start`, the nearest directory with a `.planning/` directory, and its
-    /// `.planning/schemas-config.json` (the seed's defaults when that file
+    /// `.planning/schemas-config.json` (elsabro's defaults when that file
     /// does not exist). Without any `.planning/`, the defaults, with
     /// `start` as the root.
     ///
@@ -292,7 +296,7 @@ impl ProjectConfig {
     }
 }
 
-/// One agent step of an elsabro flow, as the seed declares it:
+/// One agent step of an elsabro flow, as elsabro declares it:
 ///
 /// ```json
 /// {"id": "analyze", "type": "agent", "agent": "elsabro-analyst",
@@ -303,6 +307,7 @@ impl ProjectConfig {
 /// Fields flexmd does not use (`id`, `type`, other `config` keys) are
 /// accepted and ignored: a flow file carries more than one step needs.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FlowStep {
     /// The step's id.
@@ -322,6 +327,7 @@ pub struct FlowStep {
 
 /// `config` of a [`FlowStep`].
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FlowStepConfig {
     /// Ask again, with hints, when the output does not fit.

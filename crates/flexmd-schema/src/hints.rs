@@ -1,4 +1,4 @@
-//! Correction hints for a model: the seed's `generateHints`, made precise
+//! Correction hints for a model: elsabro's `generateHints`, made precise
 //! from the schema.
 
 use serde::{Deserialize, Serialize};
@@ -8,6 +8,7 @@ use crate::violation::Violation;
 
 /// A violation with the hint that tells a model how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Hint {
     /// The violation.
     #[serde(flatten)]

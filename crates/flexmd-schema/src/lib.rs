@@ -1,10 +1,10 @@
 //! flexmd-schema: check agent output against JSON Schemas, coerce it, fill
-//! defaults, and ask the model again with precise hints (the elsabro seed's
+//! defaults, and ask the model again with precise hints (elsabro's
 //! output schemas, on the `jsonschema` crate).
 //!
 //! - [`Registry`]: named schemas (the five predefined: `analysis`,
 //!   `implementation`, `review`, `verification`, `plan`), compiled once;
-//!   [`Registry::validate`] gives the seed's [`Outcome`] `{valid, data,
+//!   [`Registry::validate`] gives elsabro's [`Outcome`] `{valid, data,
 //!   errors}` with each [`Violation`]'s `{path, message, code}`.
 //! - [`Registry::validate_and_transform`]: defaults and coercion, each
 //!   [`Change`] reported.
@@ -13,7 +13,7 @@
 //!   that fits a schema best, coerced to it, each [`Coercion`] logged.
 //! - [`Retrier`]: ask a [`Model`] (any program, via [`CommandModel`]),
 //!   validate, retry with hints.
-//! - [`SchemasConfig`]: the seed's `.planning/schemas-config.json`.
+//! - [`SchemasConfig`]: elsabro's `.planning/schemas-config.json`.
 //! - [`infer_schema`]: a schema from an example.
 //!
 //! ```

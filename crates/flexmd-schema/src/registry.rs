@@ -32,8 +32,9 @@ pub const MAX_ERRORS: usize = 100;
 /// memory in proportion to the violations (2.4 million took gigabytes).
 pub const MAX_VALUES_FOR_ALL_ERRORS: usize = 100_000;
 
-/// The result of validating an instance (the seed's `{valid, data, errors}`).
+/// The result of validating an instance (elsabro's `{valid, data, errors}`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Outcome {
     /// Whether the instance satisfies the schema.
     pub valid: bool,
@@ -54,8 +55,8 @@ pub struct Outcome {
     /// [`MAX_VALUES_FOR_ALL_ERRORS`] values.
     #[serde(rename = "errorsLimited", skip_serializing_if = "std::ops::Not::not")]
     pub errors_limited: bool,
-    /// Whether [`Registry::validate_and_transform`] coerced any value (the
-    /// seed's `coerced: true`; absent from the JSON when `false`).
+    /// Whether [`Registry::validate_and_transform`] coerced any value
+    /// (elsabro's `coerced: true`; absent from the JSON when `false`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub coerced: bool,
     /// What [`Registry::validate_and_transform`] changed (defaults and
@@ -255,7 +256,7 @@ impl Registry {
 
     /// Validates `instance` against the schema registered as `name`; an
     /// unknown name is a failed outcome with code `schema_not_found`, as in
-    /// the seed.
+    /// elsabro.
     pub fn validate(&self, name: &str, instance: &Value) -> Outcome {
         match self.entries.get(name) {
             Some(entry) => run(&entry.compiled, instance),

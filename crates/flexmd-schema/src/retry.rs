@@ -1,5 +1,5 @@
 //! Retry with hints: ask a model, check its answer, and on failure ask again
-//! with precise corrections (the seed's `executeAgentWithSchema`).
+//! with precise corrections (elsabro's `executeAgentWithSchema`).
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -150,6 +150,7 @@ pub enum Expected {
 
 /// One round of [`Retrier::run`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Attempt {
     /// The prompt sent.
     pub prompt: String,
@@ -173,6 +174,7 @@ pub struct Attempt {
 
 /// The data of an accepted answer and how it was reached.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Accepted {
     /// The valid data (after defaults and coercion).
     pub data: Value,
@@ -184,6 +186,7 @@ pub struct Accepted {
 
 /// Why [`Retrier::run`] stopped without a valid answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
     /// Every retry was used.
@@ -200,7 +203,7 @@ pub fn estimate_tokens(text: &str) -> usize {
     text.len().div_ceil(4)
 }
 
-/// Asks a model, validates its answer and retries with hints (seed
+/// Asks a model, validates its answer and retries with hints (elsabro's
 /// `executeAgentWithSchema` with `retryOnSchemaError`).
 ///
 /// Each retry *replaces* the conversation rather than growing it: the
@@ -238,11 +241,11 @@ pub fn estimate_tokens(text: &str) -> usize {
 pub struct Retrier<'r> {
     registry: &'r Registry,
     expected: Expected,
-    /// Retries after the first attempt (default 2, as the seed's
+    /// Retries after the first attempt (default 2, as elsabro's
     /// `maxSchemaRetries`).
     pub max_retries: usize,
     /// Defaults and coercion applied before an answer is judged (default:
-    /// both, as the seed's `executeAgentWithSchema`). With neither, answers
+    /// both, as elsabro's `executeAgentWithSchema`). With neither, answers
     /// are read with repairs only (the `strict` preset).
     pub options: TransformOptions,
     /// The most tokens all prompts and answers together may use: a prompt

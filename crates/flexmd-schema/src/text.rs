@@ -11,6 +11,7 @@ use crate::{ChangeKind, Outcome, Registry, SchemaError, TransformOptions, Violat
 
 /// One record of a JSON Lines text and its outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct RecordOutcome {
     /// The record's 1-based line number.
     pub line: usize,

@@ -1,5 +1,5 @@
 //! `validate_and_transform`: defaults filled in, types coerced where that
-//! makes the instance valid (the seed's `validateAndTransform`, made
+//! makes the instance valid (elsabro's `validateAndTransform`, made
 //! recursive).
 
 use std::collections::HashMap;
@@ -14,20 +14,22 @@ use crate::violation::dotted_path;
 
 /// What [`Registry::validate_and_transform`] may change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TransformOptions {
-    /// Coerce values to the type the schema asks for (seed `coerce`).
+    /// Coerce values to the type the schema asks for (elsabro's `coerce`).
     pub coerce: bool,
-    /// Fill missing properties that have a `default` (seed `applyDefaults`).
+    /// Fill missing properties that have a `default` (elsabro's `applyDefaults`).
     pub apply_defaults: bool,
 }
 
 /// One change made to an instance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Change {
     /// A default filled in, or a value coerced.
     pub kind: ChangeKind,
-    /// Where, as the seed prints paths (`files.[0].linesAdded`).
+    /// Where, as elsabro prints paths (`files.[0].linesAdded`).
     pub path: String,
     /// Where, as a JSON Pointer.
     pub pointer: String,
@@ -40,6 +42,7 @@ pub struct Change {
 
 /// The kinds of [`Change`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ChangeKind {
     /// A missing property got its schema `default`.
@@ -92,7 +95,7 @@ impl Registry {
     /// let kinds: Vec<_> = outcome.changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
     /// assert_eq!(kinds[..2], [(ChangeKind::Default, "filesModified"), (ChangeKind::Default, "testsCreated")]);
     /// assert_eq!(kinds[4..], [(ChangeKind::Coerced, "success"), (ChangeKind::Coerced, "filesCreated.[0].linesAdded")]);
-    /// assert!(outcome.coerced, "the seed's `coerced: true`");
+    /// assert!(outcome.coerced, "elsabro's `coerced: true`");
     /// ```
     pub fn validate_and_transform(
         &self,
@@ -202,7 +205,7 @@ pub(crate) fn transform(
     }
 }
 
-/// `value` converted to `target`, if that conversion is one the seed makes.
+/// `value` converted to `target`, if that conversion is one elsabro makes.
 fn coerce(value: &Value, target: JsonType) -> Option<Value> {
     match (target, value) {
         (JsonType::Number, Value::String(s)) => {

@@ -1,17 +1,18 @@
-//! What a failed validation says, in the seed's error shape.
+//! What a failed validation says, in elsabro's error shape.
 
 use jsonschema::ValidationError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// One way an instance breaks its schema: the seed's `{path, message, code}`
+/// One way an instance breaks its schema: elsabro's `{path, message, code}`
 /// plus the JSON Pointer of the instance location and the schema keyword's
 /// location.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Violation {
-    /// The instance location as the seed prints it: keys joined by `.`,
+    /// The instance location as elsabro prints it: keys joined by `.`,
     /// array indexes as `[i]` (`files.[0].purpose`); `""` for the root. A
     /// missing required property's path is the property's own.
     pub path: String,
@@ -23,7 +24,7 @@ pub struct Violation {
     pub schema_path: String,
     /// What is wrong, in one sentence.
     pub message: String,
-    /// A stable code: the seed's (`invalid_type`, `missing_required`,
+    /// A stable code: elsabro's (`invalid_type`, `missing_required`,
     /// `invalid_enum`, `too_short`, `too_long`, `too_small`, `too_big`,
     /// `schema_not_found`) and one per other keyword (see [`code_of`]).
     pub code: String,
@@ -103,7 +104,7 @@ pub fn code_of(keyword: &str) -> &'static str {
     }
 }
 
-/// The seed's dotted path for a JSON Pointer: `/files/0/purpose` →
+/// elsabro's dotted path for a JSON Pointer: `/files/0/purpose` →
 /// `files.[0].purpose`. A segment of digits is an index only where the
 /// instance holds an array.
 pub(crate) fn dotted_path(instance: &Value, pointer: &str) -> String {
@@ -139,7 +140,7 @@ pub(crate) fn violation(instance: &Value, error: &ValidationError<'_>) -> Violat
     let kind = error.kind();
     let mut pointer = error.instance_path().as_str().to_owned();
     if let ValidationErrorKind::Required { property } = kind {
-        // The seed points at the missing property (`files.[0].purpose`),
+        // elsabro points at the missing property (`files.[0].purpose`),
         // not at the object that lacks it.
         let name = property
             .as_str()
@@ -165,7 +166,7 @@ pub(crate) fn violation(instance: &Value, error: &ValidationError<'_>) -> Violat
     }
 }
 
-/// The message for an error: the seed's wording where it has one.
+/// The message for an error: elsabro's wording where it has one.
 fn message(kind: &ValidationErrorKind, instance: &Value) -> String {
     match kind {
         ValidationErrorKind::Type { kind } => {
@@ -177,7 +178,7 @@ fn message(kind: &ValidationErrorKind, instance: &Value) -> String {
                     .collect::<Vec<_>>()
                     .join(" or "),
             };
-            // JavaScript's `typeof`, as the seed prints it: every number is
+            // JavaScript's `typeof`, as elsabro prints it: every number is
             // a `number`.
             let got = match type_name(instance) {
                 "integer" => "number",
