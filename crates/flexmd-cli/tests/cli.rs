@@ -2371,3 +2371,65 @@ mod published_schemas {
         }
     }
 }
+
+/// Progress lines: on a terminal only, only for long work, erased when done.
+mod progress {
+    use super::*;
+
+    /// A file whose token count takes well over half a second.
+    fn big_file(name: &str) -> std::path::PathBuf {
+        let dir = scratch(name);
+        let path = dir.join("big.txt");
+        let line = "lorem ipsum dolor sit amet, consectetur adipiscing elit 12345\n";
+        std::fs::write(&path, line.repeat(1_200_000)).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_pipe_gets_no_progress_line() {
+        let path = big_file("progress-pipe");
+        let out = flexmd()
+            .args(["artifact", "estimate-tokens", &path.display().to_string()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "",
+            "no progress off a terminal"
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "16800000\n");
+    }
+
+    /// Under a pseudo-terminal (util-linux `script`, which CI installs).
+    #[test]
+    fn a_terminal_sees_progress_then_a_clean_line() {
+        let path = big_file("progress-terminal");
+        let bin = assert_cmd::cargo::cargo_bin("flexmd");
+        let log = path.with_extension("typescript");
+        let status = std::process::Command::new("script")
+            .args(["-qec"])
+            .arg(format!(
+                "{} artifact estimate-tokens {}",
+                bin.display(),
+                path.display()
+            ))
+            .arg(&log)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("the `script` command (util-linux) runs the CLI under a terminal");
+        assert!(status.success());
+        let screen = String::from_utf8_lossy(&std::fs::read(&log).unwrap()).into_owned();
+        let shown = screen
+            .rfind("running artifact_estimate_tokens")
+            .unwrap_or_else(|| panic!("no progress shown: {screen:?}"));
+        let after = &screen[shown..];
+        let erased = after.find("\r\u{1b}[2K16800000").unwrap_or_else(|| {
+            panic!("the progress line should be erased before the result: {after:?}")
+        });
+        assert!(
+            !after[erased..].contains("running"),
+            "no progress after the result: {after:?}"
+        );
+    }
+}
