@@ -2172,6 +2172,45 @@ mod surface {
     }
 
     #[test]
+    fn run_strict_asks_again_for_an_answer_that_needed_repairs() {
+        let dir = scratch("run-strict");
+        // The first answer is valid only after a repair (a trailing comma).
+        let cmd = super::schema::scripted(&dir, &["{\"phases\": [],}", "{\"phases\": []}"]);
+        let run = |strict: bool| {
+            let mut args = vec![
+                "run",
+                "--schema",
+                "plan",
+                "--llm-cmd",
+                &cmd,
+                "--prompt",
+                "Plan.",
+            ];
+            if strict {
+                args.push("--strict");
+            }
+            let _ = std::fs::remove_file(dir.join("count"));
+            let out = flexmd().args(&args).output().unwrap();
+            let attempts = std::fs::read_dir(&dir)
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .starts_with("prompt_")
+                })
+                .count();
+            (out.status.code(), attempts)
+        };
+        assert_eq!(run(false), (Some(0), 1), "the repaired answer is accepted");
+        for i in 1..=2 {
+            let _ = std::fs::remove_file(dir.join(format!("prompt_{i}")));
+        }
+        assert_eq!(run(true), (Some(0), 2), "--strict asks again");
+    }
+
+    #[test]
     fn compact_and_colour_flags() {
         let (code, out, _) = run(&["outline", "--compact"], "# A\nx\n");
         assert_eq!(code, Some(0));

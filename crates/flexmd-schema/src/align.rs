@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use flexmd_core::{OfsSection, OutputFormatSpec, SectionKind};
-use flexmd_detect::{FoundJson, JsonSource, Repair, find_all_json, find_json};
+use flexmd_detect::{FoundJson, JsonMethod, JsonSource, Repair, find_all_json, find_json};
 use miette::Diagnostic;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -153,6 +153,10 @@ pub struct Aligned {
     /// For a JSON candidate: where it was (fence or prose).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<JsonSource>,
+    /// For a JSON candidate: the step that read it (strict JSON, JSON5 or
+    /// the repair parser).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<JsonMethod>,
     /// The repairs made to read the JSON.
     pub repairs: Vec<Repair>,
     /// The changes made to fit the schema, in order.
@@ -333,6 +337,7 @@ impl Registry {
                 start: candidate.start,
                 end: candidate.end,
                 source: candidate.source,
+                method: candidate.method,
                 repairs: candidate.repairs,
                 coercions: aligner.coercions,
                 dropped,
@@ -378,6 +383,7 @@ struct Candidate {
     start: usize,
     end: usize,
     source: Option<JsonSource>,
+    method: Option<JsonMethod>,
     repairs: Vec<Repair>,
 }
 
@@ -389,6 +395,7 @@ impl Candidate {
             start: found.start,
             end: found.end,
             source: Some(found.source),
+            method: Some(found.method),
             repairs: found.repairs,
         }
     }
@@ -426,6 +433,7 @@ fn candidates(
             start,
             end: start + trimmed.len(),
             source: None,
+            method: None,
             repairs: Vec::new(),
         });
     }
@@ -517,6 +525,7 @@ fn markdown_sections(
         start: 0,
         end: text.len(),
         source: None,
+        method: None,
         repairs: Vec::new(),
     })
 }

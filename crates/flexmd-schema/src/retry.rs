@@ -461,10 +461,16 @@ impl<'r> Retrier<'r> {
                     })
                     .collect();
                 let index = flexmd_core::LineIndex::new(answer);
-                let warnings = aligned
-                    .repairs
-                    .iter()
-                    .map(|r| crate::text::repair_warning(r, &index, 0))
+                let json5 = (aligned.method == Some(flexmd_detect::JsonMethod::Json5))
+                    .then(|| crate::text::json5_warning(&index, aligned.start));
+                let warnings = json5
+                    .into_iter()
+                    .chain(
+                        aligned
+                            .repairs
+                            .iter()
+                            .map(|r| crate::text::repair_warning(r, &index, 0)),
+                    )
                     .chain(
                         aligned
                             .coercions

@@ -212,7 +212,7 @@ pub(crate) fn repair_warning(repair: &Repair, index: &LineIndex<'_>, base: usize
 }
 
 /// A value read as JSON5 rather than strict JSON, as a warning at its start.
-fn json5_warning(index: &LineIndex<'_>, at: usize) -> Violation {
+pub(crate) fn json5_warning(index: &LineIndex<'_>, at: usize) -> Violation {
     let (line, column) = index.line_col(at);
     Violation {
         message: "Read as JSON5 (comments, trailing commas, single quotes or bare keys), \
