@@ -610,6 +610,11 @@ pub(crate) fn call(args: CallArgs, json_out: bool) -> Result<ExitCode, CliError>
     let value: Value = serde_json::from_str(&text)
         .map_err(|e| CliError::Usage(format!("the call is not JSON: {e}")))?;
     let calls = calls_in(&value)?;
+    if calls.is_empty() {
+        return Err(CliError::Usage(
+            "the call list is empty: give at least one tool call".to_owned(),
+        ));
+    }
     let (_inputs, artifacts) = open_all(&args.files, args.kind.kind)?;
     let tools = forge_tools(&artifacts);
     run_calls(&tools, &calls, json_out || calls.len() > 1, false)

@@ -2077,6 +2077,9 @@ mod surface {
         let (code, _, err) = run(&["call", &md, "--call", "{\"nope\": 1}"], "");
         assert_eq!(code, Some(2));
         assert!(err.contains("the call is not a tool call"), "{err}");
+        let (code, out, err) = run(&["call", &md, "--call", "[]"], "");
+        assert_eq!((code, out.as_str()), (Some(2), ""));
+        assert!(err.contains("the call list is empty"), "{err}");
     }
 
     #[test]
