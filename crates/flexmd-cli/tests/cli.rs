@@ -1845,16 +1845,27 @@ mod surface {
     use super::*;
     use pretty_assertions::assert_eq;
 
+    /// Exit code, stdout, and stderr with miette's line wrapping undone
+    /// (where it wraps depends on the length of the paths in a message).
     fn run(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
         let out = flexmd()
             .args(args)
             .write_stdin(stdin.to_owned())
             .output()
             .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let unwrapped = stderr
+            .lines()
+            .map(|l| {
+                let t = l.trim_start();
+                t.strip_prefix("| ").unwrap_or(t).to_owned()
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
         (
             out.status.code(),
             String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
+            unwrapped,
         )
     }
 
