@@ -24,6 +24,8 @@ mod json5;
 mod jsonpath;
 mod jsonschema_suite;
 mod llm_json;
+#[cfg(test)]
+mod tidy;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -206,6 +208,82 @@ fn conformance(args: &[String]) -> Result {
     }
 }
 
+/// The dictionary a target is given: JSON tokens for the targets that read
+/// JSON, queries or calls; Markdown tokens for the others.
+fn fuzz_dictionary(target: &str) -> &'static str {
+    match target {
+        "find_json" | "schema_validate" | "schema_fuzzed" | "jsonpath_documents"
+        | "artifact_query" | "grep_flags" | "tool_dispatch" => "json",
+        _ => "markdown",
+    }
+}
+
+/// Copies the fixtures a target reads into its corpus, once (an empty
+/// corpus starts from them); returns how many were added.
+fn seed_corpus(target: &str, corpus: &Path) -> Result<usize> {
+    let has_files = std::fs::read_dir(corpus)
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    if has_files {
+        return Ok(0);
+    }
+    let wanted = if fuzz_dictionary(target) == "json" {
+        ["json", "md"]
+    } else {
+        ["md", "md"]
+    };
+    let mut stack = vec![root().join("crates"), root().join("examples")];
+    let mut added = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if !path.ends_with("target") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or_default();
+            let in_fixtures = path.components().any(|c| c.as_os_str() == "fixtures")
+                || path.starts_with(root().join("examples"));
+            let small = entry
+                .metadata()
+                .map(|m| m.len() < 64 * 1024)
+                .unwrap_or(false);
+            if in_fixtures && small && wanted.contains(&ext) {
+                added += 1;
+                std::fs::copy(&path, corpus.join(format!("seed-{added}.{ext}")))
+                    .map_err(|e| format!("cannot seed {}: {e}", path.display()))?;
+            }
+        }
+    }
+    Ok(added)
+}
+
+/// One row of the run record from libFuzzer's log: executions and edges.
+fn fuzz_summary(target: &str, seconds: u64, log: &str, ok: bool) -> String {
+    let stat = |name: &str| {
+        log.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_owned())
+            .unwrap_or_else(|| "?".to_owned())
+    };
+    let edges = log
+        .lines()
+        .rev()
+        .find_map(|l| l.split(" cov: ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or("?");
+    let result = if ok { "no crash" } else { "CRASH" };
+    format!(
+        "| `{target}` | {seconds} s | {} | {edges} | {result} |",
+        stat("stat::number_of_executed_units:")
+    )
+}
+
 /// The fuzz targets: the `[[bin]]` names of fuzz/Cargo.toml.
 fn fuzz_targets() -> Result<Vec<String>> {
     let manifest = root().join("fuzz/Cargo.toml");
@@ -253,9 +331,11 @@ fn fuzz(args: &[String]) -> Result {
         ));
     }
     let dir = root().join("fuzz");
+    let mut summary = Vec::new();
     for target in run {
         let corpus = format!("corpus/{target}");
         std::fs::create_dir_all(dir.join(&corpus)).map_err(|e| e.to_string())?;
+        let seeded = seed_corpus(target, &dir.join(&corpus))?;
         let mut command = Command::new("cargo");
         command
             .args(["+nightly", "fuzz", "run", target, &corpus])
@@ -268,54 +348,134 @@ fn fuzz(args: &[String]) -> Result {
             "--",
             &format!("-max_total_time={seconds}"),
             "-rss_limit_mb=4096",
+            // A single input taking this long is a hang.
+            "-timeout=10",
+            &format!("-dict=dicts/{}.dict", fuzz_dictionary(target)),
+            "-print_final_stats=1",
         ]);
-        println!("$ (fuzz) cargo +nightly fuzz run {target} ({seconds} s)");
+        println!("$ (fuzz) cargo +nightly fuzz run {target} ({seconds} s, {seeded} seeds added)");
+        std::fs::create_dir_all(dir.join("logs")).map_err(|e| e.to_string())?;
+        let log_path = dir.join(format!("logs/{target}.log"));
+        let log = std::fs::File::create(&log_path).map_err(|e| e.to_string())?;
         let status = command
+            .stderr(log)
             .status()
             .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+        let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+        let row = fuzz_summary(target, seconds, &text, status.success());
+        println!("{row}");
+        summary.push(row);
         if !status.success() {
+            println!("{}", summary.join("\n"));
             return Err(format!(
-                "fuzz target {target} found a crash (see fuzz/artifacts/{target})"
+                "fuzz target {target} found a crash, hang or out-of-memory (fuzz/artifacts/{target}, \
+                 log in fuzz/logs/{target}.log)"
             ));
         }
     }
+    println!("| target | time | execs | coverage (edges) | result |\n|---|---|---|---|---|");
+    println!("{}", summary.join("\n"));
     Ok(())
 }
 
 /// **Invariant:** dependencies point down the layers of docs/ARCHITECTURE.md.
 /// Each crate may use only the flexmd crates listed for it here.
-fn layering() -> Result {
-    const ALLOWED: &[(&str, &[&str])] = &[
-        ("flexmd-core", &[]),
-        ("flexmd-frames", &["flexmd-core"]),
-        ("flexmd-ofs", &["flexmd-core"]),
-        ("flexmd-detect", &["flexmd-core", "flexmd-frames"]),
-        (
+/// The flexmd crates and the flexmd crates each may depend on (normal and
+/// build dependencies; dev-dependencies may add the test kit): the graph
+/// of docs/ARCHITECTURE.md, pointing down.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("flexmd-core", &[]),
+    ("flexmd-frames", &["flexmd-core"]),
+    ("flexmd-ofs", &["flexmd-core"]),
+    ("flexmd-detect", &["flexmd-core", "flexmd-frames"]),
+    (
+        "flexmd-schema",
+        &[
+            "flexmd-core",
+            "flexmd-frames",
+            "flexmd-ofs",
+            "flexmd-detect",
+        ],
+    ),
+    ("flexmd-artifact", &["flexmd-core"]),
+    (
+        "flexmd-cli",
+        &[
+            "flexmd-core",
+            "flexmd-frames",
+            "flexmd-ofs",
+            "flexmd-detect",
             "flexmd-schema",
-            &[
-                "flexmd-core",
-                "flexmd-frames",
-                "flexmd-ofs",
-                "flexmd-detect",
-            ],
-        ),
-        ("flexmd-artifact", &["flexmd-core"]),
-        ("flexmd-testkit", &[]),
-    ];
-    for (krate, allowed) in ALLOWED {
-        let manifest = root().join("crates").join(krate).join("Cargo.toml");
-        let text = std::fs::read_to_string(&manifest)
-            .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
-        for line in text.lines() {
-            let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
-            // The test kit is a dev-dependency of any crate and depends on none.
-            if name.starts_with("flexmd-") && name != "flexmd-testkit" && !allowed.contains(&name) {
-                return Err(format!(
-                    "{krate} depends on {name}: dependencies must point down (docs/ARCHITECTURE.md)"
-                ));
+            "flexmd-artifact",
+        ],
+    ),
+    ("flexmd-testkit", &[]),
+];
+
+/// Checks, from `cargo metadata`, that every flexmd crate's dependencies on
+/// other flexmd crates are the ones [`LAYERS`] allows.
+fn layering() -> Result {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root())
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("cannot read cargo metadata's JSON: {e}"))?;
+    let checked = check_layers(&metadata)?;
+    println!("layering: dependencies point down ({checked} crates, from cargo metadata)");
+    Ok(())
+}
+
+/// The check of [`layering`] on `cargo metadata`'s JSON: the crates under
+/// `crates/` (benches and xtask sit on top and may use anything); returns
+/// how many were checked.
+fn check_layers(metadata: &serde_json::Value) -> Result<usize> {
+    let packages = metadata["packages"].as_array().cloned().unwrap_or_default();
+    let mut checked = 0;
+    for package in &packages {
+        let name = package["name"].as_str().unwrap_or_default();
+        let manifest = package["manifest_path"].as_str().unwrap_or_default();
+        if !name.starts_with("flexmd-") || !manifest.contains("/crates/") {
+            continue;
+        }
+        let Some((_, allowed)) = LAYERS.iter().find(|(krate, _)| *krate == name) else {
+            return Err(format!(
+                "{name} is not in xtask's LAYERS: add it where docs/ARCHITECTURE.md puts it"
+            ));
+        };
+        checked += 1;
+        for dep in package["dependencies"].as_array().into_iter().flatten() {
+            let dep_name = dep["name"].as_str().unwrap_or_default();
+            let dev = dep["kind"].as_str() == Some("dev");
+            if !dep_name.starts_with("flexmd-")
+                || allowed.contains(&dep_name)
+                || (dev && dep_name == "flexmd-testkit")
+            {
+                continue;
             }
+            return Err(format!(
+                "{name} depends on {dep_name}: dependencies must point down (docs/ARCHITECTURE.md)"
+            ));
         }
     }
-    println!("layering: dependencies point down");
-    Ok(())
+    if checked < LAYERS.len() {
+        return Err(format!(
+            "cargo metadata listed {checked} of the {} flexmd crates",
+            LAYERS.len()
+        ));
+    }
+    Ok(checked)
 }

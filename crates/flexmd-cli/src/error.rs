@@ -102,8 +102,9 @@ pub(crate) struct InvalidJson {
     pub(crate) reason: String,
     pub(crate) line: usize,
     pub(crate) column: usize,
+    /// A window of the input around the place (never a whole long line).
     #[source_code]
-    pub(crate) src: miette::NamedSource<String>,
+    pub(crate) src: crate::snippet::Snippets,
     #[label("line {line}, column {column}")]
     pub(crate) span: miette::SourceSpan,
 }
@@ -119,8 +120,9 @@ pub(crate) struct BadSpec {
     pub(crate) message: String,
     #[help]
     pub(crate) help: Option<String>,
+    /// A window of the input around the place (never a whole long line).
     #[source_code]
-    pub(crate) src: miette::NamedSource<String>,
+    pub(crate) src: crate::snippet::Snippets,
     #[label("here")]
     pub(crate) span: Option<miette::SourceSpan>,
 }

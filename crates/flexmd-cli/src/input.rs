@@ -136,7 +136,7 @@ impl Input {
                 reason: e.to_string(),
                 line,
                 column,
-                src: miette::NamedSource::new(&self.name, self.text.clone()),
+                src: crate::snippet::Snippets::new(&self.name, &self.text),
                 span: (offset, 0).into(),
             }))
         })

@@ -81,7 +81,7 @@ fn read_spec_input(
                 name: input.name.clone(),
                 message: source.to_string(),
                 help: miette::Diagnostic::help(&source).map(|h| h.to_string()),
-                src: miette::NamedSource::new(&input.name, input.text),
+                src: crate::snippet::Snippets::new(&input.name, &input.text),
                 span,
             })))
         }

@@ -1231,6 +1231,9 @@ mod artifact {
     }
 }
 
+#[path = "cli/hostile.rs"]
+mod hostile;
+
 mod regression {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};

@@ -1,0 +1,155 @@
+//! Hostile input through every command that reads text: deep nesting of
+//! each construct, invalid UTF-8, NUL bytes, lone CR, a byte order mark, a
+//! YAML alias bomb, catastrophic regex shapes, unclosed brackets. Each
+//! command must answer with an exit code (never a signal or a panic), and
+//! the exit code of every pair is pinned in a table. Time and memory on
+//! the big sizes are recorded by `benches/scripts/hostile.sh`, not here.
+
+use super::*;
+
+/// How deep the nesting inputs go.
+const DEEP: usize = 100_000;
+
+/// The inputs, by name.
+fn inputs() -> Vec<(&'static str, Vec<u8>)> {
+    let alias_bomb = {
+        let mut y = String::from("---\na: &a [x, x, x, x, x, x, x, x, x]\n");
+        for (name, prev) in [
+            ("b", "a"),
+            ("c", "b"),
+            ("d", "c"),
+            ("e", "d"),
+            ("f", "e"),
+            ("g", "f"),
+            ("h", "g"),
+            ("i", "h"),
+        ] {
+            y.push_str(&format!(
+                "{name}: &{name} [{}]\n",
+                vec![format!("*{prev}"); 9].join(", ")
+            ));
+        }
+        y.push_str("---\n# After\ntext\n");
+        y.into_bytes()
+    };
+    vec![
+        ("quote", ">".repeat(DEEP).into_bytes()),
+        ("bullet", "- ".repeat(DEEP).into_bytes()),
+        ("ordered", "1. ".repeat(DEEP).into_bytes()),
+        (
+            "indented",
+            (0..2_000)
+                .map(|i| format!("{}- x\n", "  ".repeat(i)))
+                .collect::<String>()
+                .into_bytes(),
+        ),
+        ("brackets", "[".repeat(DEEP).into_bytes()),
+        ("braces", "{\"a\":".repeat(DEEP).into_bytes()),
+        ("parens", "(".repeat(DEEP).into_bytes()),
+        ("frames", "[[".repeat(DEEP).into_bytes()),
+        ("invalid_utf8", b"# A\n\xff\xfe\xaa text\n".to_vec()),
+        ("nul", b"# A\x00\n\x00{\"a\": \x00}\n".to_vec()),
+        (
+            "lone_cr",
+            b"# A\rtext\r- x\r```json\r{\"a\": 1}\r```\r".to_vec(),
+        ),
+        ("bom", b"\xef\xbb\xbf# A\n{\"a\": 1}\n".to_vec()),
+        ("alias_bomb", alias_bomb),
+        ("empty", Vec::new()),
+    ]
+}
+
+/// The commands, with `FILE` for the input's path.
+fn commands() -> Vec<(&'static str, Vec<&'static str>)> {
+    vec![
+        ("outline", vec!["outline", "FILE"]),
+        ("frames", vec!["frames", "parse", "FILE"]),
+        ("ofs-parse", vec!["ofs", "parse", "FILE"]),
+        ("validate", vec!["validate", "--spec", "SPEC", "FILE"]),
+        ("extract", vec!["extract", "--spec", "SPEC", "FILE"]),
+        ("detect", vec!["detect", "FILE"]),
+        ("parse-any", vec!["parse-any", "FILE"]),
+        ("json", vec!["json", "--all", "FILE"]),
+        ("json-schema", vec!["json", "--schema", "review", "FILE"]),
+        (
+            "schema",
+            vec!["schema", "validate", "--schema", "plan", "--hints", "FILE"],
+        ),
+        ("grep", vec!["artifact", "grep", "FILE", "(x+x+)+y"]),
+        (
+            "md-sections",
+            vec!["artifact", "md-sections", "FILE", "--as", "markdown"],
+        ),
+        (
+            "md-ast",
+            vec!["artifact", "md-ast", "FILE", "--as", "markdown"],
+        ),
+        (
+            "md-frontmatter",
+            vec!["artifact", "md-frontmatter", "FILE", "--as", "markdown"],
+        ),
+        (
+            "json-get",
+            vec!["artifact", "json-get", "FILE", "$..*", "--as", "json"],
+        ),
+        ("tools", vec!["tools", "FILE"]),
+    ]
+}
+
+/// Every command on every input: no signal, no panic, and the exit codes
+/// of the table below.
+#[test]
+fn every_command_answers_every_hostile_input() {
+    let dir = scratch("hostile");
+    let spec = example("specs/answer.md");
+    let mut table = String::new();
+    for (name, bytes) in inputs() {
+        let path = dir.join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let file = path.display().to_string();
+        let mut row = format!("{name}:");
+        for (label, args) in commands() {
+            let args: Vec<&str> = args
+                .iter()
+                .map(|a| match *a {
+                    "FILE" => file.as_str(),
+                    "SPEC" => spec.as_str(),
+                    other => other,
+                })
+                .collect();
+            let out = flexmd().args(&args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !stderr.contains("panicked"),
+                "{label} on {name} panicked: {stderr}"
+            );
+            let code = out
+                .status
+                .code()
+                .unwrap_or_else(|| panic!("{label} on {name} was killed: {:?}", out.status));
+            row.push_str(&format!(" {label}={code}"));
+        }
+        table.push_str(&row);
+        table.push('\n');
+    }
+    assert_eq!(table, EXPECTED, "exit codes changed:\n{table}");
+}
+
+/// Exit codes: 0 read (lenient), 1 read but invalid or nothing found, 2
+/// refused (unreadable or not the kind asked for, with a clear error).
+const EXPECTED: &str = concat!(
+    "quote: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
+    "bullet: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
+    "ordered: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
+    "indented: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
+    "brackets: outline=0 frames=1 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
+    "braces: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+    "parens: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+    "frames: outline=0 frames=1 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
+    "invalid_utf8: outline=2 frames=2 ofs-parse=2 validate=2 extract=2 detect=2 parse-any=2 json=2 json-schema=2 schema=2 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+    "nul: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+    "lone_cr: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+    "bom: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+    "alias_bomb: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+    "empty: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 detect=1 parse-any=0 json=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+);
