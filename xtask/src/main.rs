@@ -366,7 +366,6 @@ fn fuzz(args: &[String]) -> Result {
         println!("{row}");
         summary.push(row);
         if !status.success() {
-            println!("{}", summary.join("\n"));
             return Err(format!(
                 "fuzz target {target} found a crash, hang or out-of-memory (fuzz/artifacts/{target}, \
                  log in fuzz/logs/{target}.log)"
