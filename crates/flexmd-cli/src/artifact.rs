@@ -247,6 +247,29 @@ pub(crate) fn operations() -> Vec<clap::Command> {
     ops
 }
 
+/// Writes the whole content as `as_string` gives it (invalid UTF-8 as
+/// U+FFFD), a window at a time, releasing each window's pages behind it: a
+/// 1 GB file is not held in memory at once.
+fn print_whole(reader: &dyn flexmd_artifact::SpoolReader) -> Result<(), CliError> {
+    use std::io::Write;
+    const WINDOW: usize = 16 << 20;
+    let bytes = reader.bytes();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut at = 0;
+    while at < bytes.len() {
+        let mut end = (at + WINDOW).min(bytes.len());
+        // Cut before a UTF-8 continuation byte, never inside a character.
+        while end > at + 1 && bytes.get(end).is_some_and(|b| b & 0xC0 == 0x80) {
+            end -= 1;
+        }
+        let text = String::from_utf8_lossy(reader.byte_range(at..end));
+        out.write_all(text.as_bytes()).map_err(CliError::Stdout)?;
+        reader.release(at..end);
+        at = end;
+    }
+    out.flush().map_err(CliError::Stdout)
+}
+
 /// The example's arguments with a callId, as JSON text.
 fn with_call_id(example: &Value) -> String {
     let mut map = Map::new();
@@ -420,7 +443,7 @@ pub(crate) fn artifact(matches: &ArgMatches, json_out: bool) -> Result<ExitCode,
     if op == "as-string" {
         let input = mapped_input(&file)?;
         let (_, artifact) = open(&input, kind)?;
-        print(&artifact.base().as_string())?;
+        print_whole(artifact.base().reader())?;
         return Ok(ExitCode::SUCCESS);
     }
     let catalogue = tool_catalogue();

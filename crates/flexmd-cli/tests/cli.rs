@@ -2228,6 +2228,28 @@ mod surface {
     }
 
     #[test]
+    fn as_string_prints_the_whole_file_in_windows_without_splitting_a_character() {
+        let dir = scratch("as-string");
+        let path = dir.join("big.txt");
+        // "é" straddles the 16 MiB window; an invalid byte follows.
+        let mut bytes = vec![b'a'; (16 << 20) - 1];
+        bytes.extend_from_slice("é".as_bytes());
+        bytes.extend_from_slice(b"\xffz\n");
+        std::fs::write(&path, &bytes).unwrap();
+        let out = flexmd()
+            .args(["artifact", "as-string", &path.display().to_string()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let mut expected = "a".repeat((16 << 20) - 1);
+        expected.push_str("é\u{fffd}z\n");
+        assert!(
+            out.stdout == expected.as_bytes(),
+            "the text should come back whole"
+        );
+    }
+
+    #[test]
     fn compact_and_colour_flags() {
         let (code, out, _) = run(&["outline", "--compact"], "# A\nx\n");
         assert_eq!(code, Some(0));
