@@ -12,6 +12,7 @@ use flexmd_schema::{AlignError, Preset, Target};
 
 use crate::error::CliError;
 use crate::input::{Judged, each_input, read_text};
+use crate::output::rendered;
 use crate::print_json;
 
 /// `flexmd detect`: the objects found, as JSON; exit 1 when there are none.
@@ -45,14 +46,11 @@ pub(crate) fn json(files: &[PathBuf], all: bool, repairs: bool) -> Result<ExitCo
             });
         }
         let result = match (all, repairs) {
-            (true, true) => serde_json::to_value(&found),
-            (false, true) => serde_json::to_value(found.first()),
-            (true, false) => {
-                serde_json::to_value(found.iter().map(|f| &f.value).collect::<Vec<_>>())
-            }
-            (false, false) => serde_json::to_value(found.first().map(|f| &f.value)),
-        }
-        .map_err(CliError::Serialize)?;
+            (true, true) => rendered(&found),
+            (false, true) => rendered(&found.first()),
+            (true, false) => rendered(&found.iter().map(|f| &f.value).collect::<Vec<_>>()),
+            (false, false) => rendered(&found.first().map(|f| &f.value)),
+        }?;
         if !repairs {
             report_repairs(input, found.iter().flat_map(|f| &f.repairs));
         }
@@ -124,10 +122,10 @@ pub(crate) fn json_as(
             }
         };
         let result = if report {
-            serde_json::to_value(&aligned).map_err(CliError::Serialize)?
+            rendered(&aligned)?
         } else {
             report_aligned(input, &aligned);
-            aligned.value.clone()
+            rendered(&aligned.value)?
         };
         Ok(Judged {
             result: Some(result),

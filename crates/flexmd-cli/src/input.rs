@@ -182,18 +182,21 @@ pub(crate) fn mapped_input(file: &Path) -> Result<MappedInput, CliError> {
     })
 }
 
-/// What one input gave: the JSON to print (if any) and the exit code.
+/// What one input gave: its result as JSON text, laid out as the output
+/// flags say (if it has one), and the exit code. Text, not a JSON tree: a
+/// tree of a big result costs ten times its text.
 pub(crate) struct Judged {
-    pub(crate) result: Option<Value>,
+    pub(crate) result: Option<String>,
     pub(crate) code: u8,
 }
 
 /// Runs `each` on every file of `files` (standard input when there is
 /// none), in order. One input: its result is printed as is. Several: an
 /// array of `{"file", "result"}` (`result` null when the file gave none;
-/// nothing is printed when no file gave one), or `{"file", "error"}` for a file that
-/// could not be read, whose diagnostic goes to stderr and whose exit code
-/// is 2, while the other files are still read). The exit code is the worst.
+/// nothing is printed when no file gave one), or `{"file", "error"}` for a
+/// file that could not be read, whose diagnostic goes to stderr and whose
+/// exit code is 2, while the other files are still read. The exit code is
+/// the worst.
 pub(crate) fn each_input(
     files: &[PathBuf],
     mut each: impl FnMut(&Input) -> Result<Judged, CliError>,
@@ -202,34 +205,33 @@ pub(crate) fn each_input(
         let input = read_text(files.first().map(PathBuf::as_path))?;
         let judged = each(&input)?;
         if let Some(result) = &judged.result {
-            crate::output::print_json(result)?;
+            crate::output::print(&format!("{result}\n"))?;
         }
         return Ok(ExitCode::from(judged.code));
     }
-    let mut results = Vec::new();
+    let mut entries = Vec::new();
+    let mut any_result = false;
     let mut worst = 0u8;
     for file in files {
-        let label = file.display().to_string();
+        let label = Value::String(file.display().to_string());
         match read_text(Some(file)).and_then(|input| each(&input)) {
             Ok(judged) => {
                 worst = worst.max(judged.code);
-                let result = judged.result.unwrap_or(Value::Null);
-                results.push(serde_json::json!({"file": label, "result": result}));
+                any_result |= judged.result.is_some();
+                let result = judged.result.unwrap_or_else(|| "null".to_owned());
+                entries.push(("result", label, result));
             }
             Err(CliError::Stdout(e)) => return Err(CliError::Stdout(e)),
             Err(err) => {
                 worst = worst.max(2);
-                let message = err.to_string();
+                let message = Value::String(err.to_string());
                 eprintln!("{:?}", miette::Report::new(err));
-                results.push(serde_json::json!({"file": label, "error": message}));
+                entries.push(("error", label, message.to_string()));
             }
         }
     }
-    if results
-        .iter()
-        .any(|r| r.get("result").is_some_and(|v| !v.is_null()))
-    {
-        crate::output::print_json(&results)?;
+    if any_result {
+        crate::output::print(&crate::output::labelled_array(&entries))?;
     }
     Ok(ExitCode::from(worst))
 }

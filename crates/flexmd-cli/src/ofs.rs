@@ -116,7 +116,7 @@ pub(crate) fn validate(
         }
         Ok(Judged {
             result: if json {
-                Some(serde_json::to_value(&report).map_err(CliError::Serialize)?)
+                Some(crate::output::rendered(&report)?)
             } else {
                 None
             },
@@ -183,9 +183,9 @@ pub(crate) fn extract(
             report = report.into_strict();
         }
         let result = if flags.as_json {
-            flexmd_ofs::to_json(&extracted, &spec)
+            crate::output::rendered(&flexmd_ofs::to_json(&extracted, &spec))?
         } else {
-            serde_json::to_value(&extracted).map_err(CliError::Serialize)?
+            crate::output::rendered(&extracted)?
         };
         if !report.ok || !report.warnings.is_empty() {
             report_issues(input, &report);

@@ -92,6 +92,45 @@ pub(crate) fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), 
         .map_err(CliError::Stdout)
 }
 
+/// `value` as JSON text, indented or on one line as `--compact` says
+/// (without the final newline).
+pub(crate) fn rendered<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, CliError> {
+    if COMPACT.get().copied().unwrap_or(false) {
+        serde_json::to_string(value)
+    } else {
+        serde_json::to_string_pretty(value)
+    }
+    .map_err(CliError::Serialize)
+}
+
+/// The results of several inputs as one JSON array of `{"file": LABEL,
+/// KEY: JSON}` objects, laid out like [`rendered`] output (each JSON is
+/// already rendered: it is indented into place, not parsed again), with a
+/// final newline.
+pub(crate) fn labelled_array(entries: &[(&str, serde_json::Value, String)]) -> String {
+    let compact = COMPACT.get().copied().unwrap_or(false);
+    let mut out = String::from("[");
+    for (i, (key, label, json)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if compact {
+            out.push_str(&format!("{{\"file\":{label},\"{key}\":{json}}}"));
+        } else {
+            let nested = json.replace('\n', "\n    ");
+            out.push_str(&format!(
+                "\n  {{\n    \"file\": {label},\n    \"{key}\": {nested}\n  }}"
+            ));
+        }
+    }
+    out.push_str(if compact || entries.is_empty() {
+        "]\n"
+    } else {
+        "\n]\n"
+    });
+    out
+}
+
 /// Writes `value` as one line of JSON (for JSON Lines output).
 pub(crate) fn print_json_line<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
     let mut line = serde_json::to_string(value).map_err(CliError::Serialize)?;

@@ -1960,6 +1960,11 @@ mod surface {
         );
         assert_eq!(code, Some(2), "the worst exit code wins");
         let results: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            out,
+            serde_json::to_string_pretty(&results).unwrap() + "\n",
+            "the array is laid out as any pretty JSON"
+        );
         assert_eq!(results[0]["file"], json!(clean));
         assert_eq!(results[0]["result"]["valid"], json!(true));
         assert_eq!(results[1]["file"], json!(quirks));
