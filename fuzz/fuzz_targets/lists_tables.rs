@@ -1,6 +1,6 @@
 //! Lists and tables from any Markdown: never a panic; every table row has
-//! at least the header's width (short rows are padded); an ordered list's
-//! items carry the numbers as written, a bullet list's none.
+//! at least the header's width (short rows are padded); a numbered item's
+//! `index` is the number written at the start of its span.
 
 #![no_main]
 
@@ -8,8 +8,18 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {
     if let Some(list) = flexmd_core::parse_list(text) {
-        for item in &list.items {
-            assert_eq!(item.index.is_some(), list.ordered, "{item:?} in {list:?}");
+        let mut items: Vec<&flexmd_core::ListItem> = list.items.iter().collect();
+        while let Some(item) = items.pop() {
+            if let (Some(index), Some(span)) = (item.index, &item.span) {
+                let written: String = text
+                    .get(span.start..)
+                    .unwrap_or_default()
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                assert_eq!(written.parse::<u64>().ok(), Some(index), "{item:?}");
+            }
+            items.extend(&item.children);
         }
     }
     for table in flexmd_core::parse_tables(text) {

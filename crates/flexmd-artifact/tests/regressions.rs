@@ -146,3 +146,19 @@ fn r007_md_ast_guards_what_makes_markdown_rs_slow() {
         .collect();
     assert!(md(shallow).md_ast(None, None).is_ok());
 }
+
+/// 8. markdown-rs reaches `unreachable!` ("mismatched ListOrdered /
+///    ListUnordered") on an unclosed fence inside an ordered item followed
+///    by a bullet list (fuzz target `artifact_query`): the panic is
+///    contained and `md_ast` returns an error; the other Markdown tools,
+///    which use pulldown-cmark, read the text.
+#[test]
+fn r008_a_markdown_rs_panic_on_mixed_lists_is_an_error() {
+    let text = "1. Call the endpoint:\n\n   ```json\n   {\"query\": \"weather\", \"ciust a paragraph.\n\n- and a list\ne rusponse.\n";
+    let artifact =
+        flexmd_artifact::SpooledMarkdownArtifact::new(MemoryReader::new(text.to_owned()));
+    let err = artifact.md_ast(None, None).unwrap_err().to_string();
+    assert!(err.contains("markdown-rs failed on this range"), "{err}");
+    assert_eq!(artifact.md_headings(None).len(), 0);
+    assert!(artifact.md_text(None, None).contains("and a list"));
+}

@@ -53,6 +53,12 @@ pub(crate) fn stringify(doc: &FlexDocument, options: &StringifyOptions) -> Strin
         }
         push_frame(&mut out, frame, options);
     }
+    // A leading byte order mark is skipped when FlexMD is read: text that
+    // starts with one (a preamble that kept a second mark) needs another
+    // in front to read back the same.
+    if out.starts_with('\u{feff}') {
+        out.insert(0, '\u{feff}');
+    }
     out
 }
 

@@ -89,3 +89,14 @@ fn r005_an_html_block_does_not_hide_fences() {
     let doc = fixed_point("<div>\n```\n[[x]]\n```\n</div>\n[[m]]\nbody\n");
     assert_eq!(doc.frames.len(), 1);
 }
+
+/// 6. Two byte order marks: the first is skipped on reading, the second
+///    stays in the preamble; written first in the output, it was skipped
+///    on the next reading (fuzz target `frames_roundtrip`).
+#[test]
+fn r006_a_second_byte_order_mark_survives() {
+    let doc = fixed_point("\u{feff}\u{feff}[e= ]:[e= ]: <1) !");
+    assert_eq!(doc.preamble_md, "\u{feff}[e= ]:[e= ]: <1) !");
+    let (_, written) = round("\u{feff}\u{feff}[e= ]:[e= ]: <1) !");
+    assert!(written.starts_with("\u{feff}\u{feff}"), "{written:?}");
+}
