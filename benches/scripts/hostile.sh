@@ -41,7 +41,8 @@ ls -l "$data"
 measure() {
   local label=$1; shift
   /usr/bin/time -f "%e %M %x" -o /tmp/hostile.$$ "$@" > /tmp/hostile-out.$$ 2> /tmp/hostile-err.$$
-  read -r t m code < /tmp/hostile.$$
+  # /usr/bin/time writes "Command exited with non-zero status N" first then.
+  read -r t m code < <(tail -n 1 /tmp/hostile.$$)
   printf '| %s | %.2f s | %.0f MiB | exit %s |\n' "$label" "$t" "$(awk "BEGIN{print $m/1024}")" "$code"
 }
 

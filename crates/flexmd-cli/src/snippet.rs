@@ -76,11 +76,19 @@ impl SourceCode for Snippets {
         let bottom = (last + context_lines_after).min(self.line_starts.len().saturating_sub(1));
         // Whole context lines, unless the span's own line is long on that
         // side: then at most WINDOW bytes of it (and no context line there).
-        let mut from = self.line_start(top);
+        // Context lines are cut too: at most 2 * WINDOW bytes of them on
+        // each side (a 1 MB line after a heading was printed whole, once
+        // per diagnostic).
+        let mut from = self
+            .line_start(top)
+            .max(self.line_start(first).saturating_sub(2 * WINDOW));
         if start - self.line_start(first) > WINDOW {
             from = start - WINDOW;
         }
-        let mut to = self.line_end(bottom).max(end);
+        let mut to = self
+            .line_end(bottom)
+            .max(end)
+            .min(self.line_end(last).max(end) + 2 * WINDOW);
         if self.line_end(last).saturating_sub(end) > WINDOW {
             to = end + WINDOW;
         }
@@ -113,6 +121,24 @@ impl SourceCode for Snippets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_context_line_is_cut_too() {
+        let text = format!("{}\n# T\n{}\n", "b".repeat(100_000), "a".repeat(100_000));
+        let source = Snippets::new("t", &text);
+        let at = 100_001;
+        let contents = source
+            .read_span(&SourceSpan::new(at.into(), 1), 1, 1)
+            .unwrap();
+        let shown = std::str::from_utf8(contents.data()).unwrap();
+        assert!(shown.contains("# T"), "{shown}");
+        assert!(
+            shown.len() <= 5 * WINDOW,
+            "the lines around the span are windows too: {} bytes",
+            shown.len()
+        );
+        assert_eq!(contents.line(), 0, "the window starts in line 0");
+    }
 
     #[test]
     fn a_long_span_shows_its_beginning() {

@@ -69,10 +69,15 @@ impl TableReader {
                 self.row
                     .extend(extra_cells(slice(md, self.last_cell_end..range.end)));
                 if let Some(table) = self.current.as_mut() {
-                    let cells = std::mem::take(&mut self.row);
+                    let mut cells = std::mem::take(&mut self.row);
                     if *end == TagEnd::TableHead {
                         table.columns = cells;
                     } else {
+                        // The parser pads to the delimiter row's width; the
+                        // header may be wider (cells it dropped, kept here).
+                        if cells.len() < table.columns.len() {
+                            cells.resize(table.columns.len(), String::new());
+                        }
                         table.rows.push(cells);
                     }
                 }
