@@ -332,7 +332,7 @@ pub fn parse_any(text: &str) -> Parsed<ParseAnyResult> {
                         parsed
                             .diagnostics
                             .into_iter()
-                            .map(|d| relocate(d, inner_start, index)),
+                            .map(|d| relocate(d, inner_start, object.end, index)),
                     );
                     result.flex_docs.push(parsed.value);
                 }
@@ -379,9 +379,13 @@ pub fn parse_any(text: &str) -> Parsed<ParseAnyResult> {
     }
 }
 
-/// A diagnostic of a parse of `text[base..]`, made to point into `text`.
-fn relocate(mut d: Diagnostic, base: usize, index: &LineIndex<'_>) -> Diagnostic {
-    d.span = base + d.span.start..base + d.span.end;
+/// A diagnostic of a parse of an object's content starting at `base`, made
+/// to point into `text`, never past the object's `end`: a fence's content
+/// drops indentation and turns lone CRs into line breaks, so offsets after
+/// such a line are approximate, but they stay inside the object.
+fn relocate(mut d: Diagnostic, base: usize, end: usize, index: &LineIndex<'_>) -> Diagnostic {
+    let start = (base + d.span.start).min(end);
+    d.span = start..(base + d.span.end).clamp(start, end);
     (d.line, d.column) = index.line_col(d.span.start);
     d
 }
