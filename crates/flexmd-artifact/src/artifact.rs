@@ -6,7 +6,7 @@ use std::fmt;
 use crate::error::ArtifactError;
 use crate::grep::{GrepFlags, GrepPattern};
 use crate::reader::SpoolReader;
-use crate::tokens::{Encoding, count_tokens};
+use crate::tokens::Encoding;
 
 /// A lazy, line-oriented view of a tool output (@nhtio/adk's
 /// `SpooledArtifact`): `head`, `tail`, `cat` and `grep` read only the lines
@@ -146,9 +146,9 @@ impl SpooledArtifact {
     /// The number of tokens of the whole content under `encoding`, counted
     /// in chunks cut at whitespace, so memory stays bounded.
     pub fn estimate_tokens(&self, encoding: Encoding) -> usize {
-        let count = count_tokens(self.reader.bytes(), encoding);
-        self.reader.release(0..self.reader.byte_len());
-        count
+        crate::tokens::count_tokens_releasing(self.reader.bytes(), encoding, &|range| {
+            self.reader.release(range);
+        })
     }
 
     /// The whole content, byte-faithful (line endings kept) where it is

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use flexmd_core::json_nesting_exceeds;
+use flexmd_core::{MAX_JSON_VALUES, json_nesting_exceeds, json_values_exceed};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -20,7 +20,10 @@ use crate::reader::SpoolReader;
 /// numbers: 135 MiB); past this size operations that need the tree are
 /// refused with an error naming the limit, before reading the document.
 /// `$.a.b` paths still work on larger documents (they read only the members
-/// on the way), and JSON Lines are streamed at any size.
+/// on the way), and JSON Lines are streamed at any size. Under this size a
+/// document (or a JSON Lines record) of more than
+/// [`MAX_JSON_VALUES`](flexmd_core::MAX_JSON_VALUES) values is refused the
+/// same way: its tree would cost more than the text's size says.
 pub const MAX_DOCUMENT_BYTES: usize = 64 * 1024 * 1024;
 
 /// Nesting limit of a JSON5 document (serde_json's own for JSON).
@@ -219,12 +222,12 @@ impl SpooledJsonArtifact {
         let compiled = compile_path(path)?;
         if !self.format.is_lines() {
             let bytes = without_bom(self.base.reader().bytes());
-            if bytes.len() > MAX_DOCUMENT_BYTES
-                && self.format == JsonFormat::Json
+            if self.format == JsonFormat::Json
                 && let Some(names) = member_chain(path)
+                && (bytes.len() > MAX_DOCUMENT_BYTES || self.root().is_err())
             {
-                // A document too large for a tree: read only the members on
-                // the way.
+                // A document too large for a tree (in bytes or in values):
+                // read only the members on the way.
                 let text = std::str::from_utf8(bytes)
                     .map_err(|e| ArtifactError::Json(format!("the artifact is not UTF-8: {e}")))?;
                 let value = pluck_members(text, &names).map_err(|e| {
@@ -391,6 +394,12 @@ impl SpooledJsonArtifact {
                 ));
             }
             let bytes = without_bom(self.base.reader().bytes());
+            if let Some(at) = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(|text| json_values_exceed(text, MAX_JSON_VALUES))
+            {
+                return Err(too_many_values(&format!("the artifact's {} document", self.format.name()), at));
+            }
             match self.format {
                 JsonFormat::Json5 => parse_json5(&String::from_utf8_lossy(bytes)),
                 _ => serde_json::from_slice(bytes)
@@ -404,6 +413,12 @@ impl SpooledJsonArtifact {
     /// `false`; a line that is not JSON is an error naming it.
     fn each_record(&self, mut f: impl FnMut(Value) -> bool) -> Result<(), ArtifactError> {
         self.each_line(|i, line| {
+            if let Some(at) = json_values_exceed(line, MAX_JSON_VALUES) {
+                return Err(ArtifactError::Json(too_many_values(
+                    &format!("line {}", i + 1),
+                    at,
+                )));
+            }
             let record = serde_json::from_str::<Value>(line)
                 .map_err(|e| ArtifactError::Json(format!("line {} is not JSON: {e}", i + 1)))?;
             Ok(f(record))
@@ -425,6 +440,13 @@ impl SpooledJsonArtifact {
         }
         Ok(())
     }
+}
+
+/// Why `what` is not parsed: it holds more values than the bound on memory.
+fn too_many_values(what: &str, at: usize) -> String {
+    format!(
+        "{what} holds more than {MAX_JSON_VALUES} values (past byte {at}); so large a tree is not built (a parsed value takes 100-300 bytes): `$.a.b` paths still read it member by member, and JSON Lines are read record by record"
+    )
 }
 
 /// `bytes` after a leading byte order mark, which no JSON parser takes.
@@ -524,6 +546,11 @@ fn pluck_members(line: &str, names: &[String]) -> Result<Option<Value>, serde_js
             Some(raw) => current = raw.get(),
             None => return Ok(None),
         }
+    }
+    if json_values_exceed(current, MAX_JSON_VALUES).is_some() {
+        return Err(serde::de::Error::custom(format!(
+            "the value holds more than {MAX_JSON_VALUES} values"
+        )));
     }
     serde_json::from_str(current).map(Some)
 }

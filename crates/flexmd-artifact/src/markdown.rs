@@ -122,10 +122,42 @@ impl Image {
     }
 }
 
+/// A heading in the index: where it is, not what it says (its text is read
+/// again from its lines when asked for), so 10 million headings take 160 MB,
+/// not a gigabyte.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    /// The heading's first line.
+    line: usize,
+    /// Lines from `line` to the section's body: 1 for `#` headings, the
+    /// paragraph's lines and the underline for setext headings.
+    lines: u32,
+    depth: u8,
+}
+
+impl Mark {
+    fn body_start(self) -> usize {
+        self.line + self.lines as usize
+    }
+}
+
+/// A fenced code block in the index: its lines (the language is read
+/// again from the opening line when asked for).
+#[derive(Debug, Clone, Copy)]
+struct Fence {
+    start_line: usize,
+    end_line: usize,
+}
+
+/// The most reference definitions the index keeps (each holds its label,
+/// address and title): links using labels defined past this many resolve
+/// only in ranges that hold their definitions.
+const MAX_DEFINITIONS: usize = 100_000;
+
 #[derive(Debug, Default)]
 struct Index {
-    headings: Vec<(u8, String, usize, usize)>,
-    code: Vec<CodeEntry>,
+    headings: Vec<Mark>,
+    code: Vec<Fence>,
     /// Lines of the front matter block, `---` lines included.
     frontmatter: Option<(usize, usize)>,
     /// Reference definitions (`[label]: url "title"`), for links in ranges
@@ -229,25 +261,48 @@ impl SpooledMarkdownArtifact {
 
     /// The index's headings of one depth (or all), each with the last line
     /// of its section.
-    fn entries(
-        &self,
-        depth: Option<u8>,
-    ) -> impl Iterator<Item = (&(u8, String, usize, usize), usize)> + '_ {
+    fn entries(&self, depth: Option<u8>) -> impl Iterator<Item = (Mark, usize)> + '_ {
         let headings = &self.index().headings;
         let last = self.base.line_count().saturating_sub(1);
         headings
             .iter()
             .enumerate()
-            .filter(move |(_, h)| depth.is_none_or(|d| h.0 == d))
-            .map(move |(i, h)| (h, section_end(headings, i, last)))
+            .filter(move |(_, h)| depth.is_none_or(|d| h.depth == d))
+            .map(move |(i, h)| (*h, section_end(headings, i, last)))
+    }
+
+    /// A heading's text, read again from its lines: `#` markers and closing
+    /// `#`s removed, or a setext heading's paragraph lines joined.
+    fn heading_text(&self, mark: Mark) -> String {
+        let reader = self.base.reader();
+        let line = |i: usize| {
+            let raw = reader.line(i).unwrap_or_default();
+            match raw.strip_suffix('\r') {
+                Some(l) => l.to_owned(),
+                None => raw.into_owned(),
+            }
+        };
+        if mark.lines <= 1 {
+            let text = line(mark.line);
+            let body = text.trim_start_matches(' ');
+            return atx(body).map(|(_, t)| t.to_owned()).unwrap_or_default();
+        }
+        let mut text = String::new();
+        for i in mark.line..mark.body_start().saturating_sub(1) {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(line(i).trim());
+        }
+        text
     }
 
     /// [`SpooledMarkdownArtifact::md_headings`], lazily.
     pub(crate) fn headings(&self, depth: Option<u8>) -> impl Iterator<Item = HeadingEntry> + '_ {
         self.entries(depth).map(|(h, end)| HeadingEntry {
-            depth: h.0,
-            text: h.1.clone(),
-            start_line: h.2,
+            depth: h.depth,
+            text: self.heading_text(h),
+            start_line: h.line,
             end_line: end,
         })
     }
@@ -255,10 +310,10 @@ impl SpooledMarkdownArtifact {
     /// [`SpooledMarkdownArtifact::md_sections`], lazily.
     pub(crate) fn sections(&self, depth: Option<u8>) -> impl Iterator<Item = Section> + '_ {
         self.entries(depth).map(|(h, end)| Section {
-            depth: h.0,
-            heading: h.1.clone(),
-            heading_line: h.2,
-            body_start_line: h.3,
+            depth: h.depth,
+            heading: self.heading_text(h),
+            heading_line: h.line,
+            body_start_line: h.body_start(),
             body_end_line: end,
         })
     }
@@ -268,22 +323,30 @@ impl SpooledMarkdownArtifact {
         self.index()
             .headings
             .iter()
-            .filter(|h| depth.is_none_or(|d| h.0 == d))
+            .filter(|h| depth.is_none_or(|d| h.depth == d))
             .count()
     }
 
     /// The fenced code blocks; with `Some(lang)`, those of that language
     /// (`Some("")` selects blocks with no language).
     pub fn md_code_blocks(&self, lang: Option<&str>) -> Vec<CodeEntry> {
+        let reader = self.base.reader();
         self.index()
             .code
             .iter()
+            .map(|c| CodeEntry {
+                lang: reader.line(c.start_line).and_then(|line| {
+                    let line = line.strip_suffix('\r').unwrap_or(&line);
+                    opens(line.trim_start_matches(' ')).and_then(|open| open.1)
+                }),
+                start_line: c.start_line,
+                end_line: c.end_line,
+            })
             .filter(|c| match lang {
                 None => true,
                 Some("") => c.lang.is_none(),
                 Some(l) => c.lang.as_deref() == Some(l),
             })
-            .cloned()
             .collect()
     }
 
@@ -321,60 +384,81 @@ impl SpooledMarkdownArtifact {
     /// larger than [`PIECE_BYTES`], after blank lines outside fenced code:
     /// each is parsed on its own, so memory follows the piece, not the file
     /// (the Markdown parser builds a document's whole block tree before its
-    /// first event). One pass over the bytes.
-    fn pieces(&self, start: Option<usize>, end: Option<usize>) -> Vec<std::ops::Range<usize>> {
+    /// first event). Lazy, in one pass over the bytes: a caller that stops
+    /// early reads no further, and the pages of a mapped file behind the
+    /// piece being given are released.
+    fn pieces(
+        &self,
+        start: Option<usize>,
+        end: Option<usize>,
+    ) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
         let (first, last) = self.clamp(start, end);
         let reader = self.base.reader();
-        let (Some(head), Some(tail)) = (
+        let span = match (
             reader.line_range(first),
             reader.line_range(last.saturating_sub(1)),
-        ) else {
-            return Vec::new();
+        ) {
+            (Some(head), Some(tail)) if first < last => Some((head.start, tail.end)),
+            _ => None,
         };
-        if first == last {
-            return Vec::new();
-        }
-        let (from, to) = (head.start, tail.end);
+        let (from, to) = span.unwrap_or_default();
         let bytes = reader.bytes();
         let index = self.index();
         let mut cuts = index
             .headings
             .iter()
-            .map(|h| h.2)
-            .filter(|&l| l > first && l < last)
+            .map(|h| h.line)
+            .filter(move |&l| l > first && l < last)
             .peekable();
         let code = &index.code;
-        let in_code = |line: usize| {
+        let in_code = move |line: usize| {
             let i = code.partition_point(|c| c.start_line <= line);
             i.checked_sub(1)
                 .and_then(|i| code.get(i))
                 .is_some_and(|c| line <= c.end_line)
         };
-        let mut out = Vec::new();
         let mut piece = from;
         let (mut pos, mut line) = (from, first);
-        while pos < to {
-            while cuts.next_if(|&c| c < line).is_some() {}
-            if cuts.next_if_eq(&line).is_some() && pos > piece {
-                out.push(piece..pos - 1);
-                piece = pos;
+        let mut released = from;
+        let mut given = 0usize;
+        std::iter::from_fn(move || {
+            span?;
+            if released < piece {
+                // What came before this piece is not read again.
+                reader.release(released..piece);
+                released = piece;
             }
-            let nl = memchr::memchr(b'\n', bytes.get(pos..to).unwrap_or_default())
-                .map_or(to, |i| pos + i);
-            let blank = bytes
-                .get(pos..nl)
-                .is_some_and(|l| l.iter().all(u8::is_ascii_whitespace));
-            if nl - piece > PIECE_BYTES && blank && !in_code(line) {
-                out.push(piece..nl);
-                piece = (nl + 1).min(to);
+            while pos < to {
+                while cuts.next_if(|&c| c < line).is_some() {}
+                if cuts.next_if_eq(&line).is_some() && pos > piece {
+                    let out = piece..pos - 1;
+                    piece = pos;
+                    given += 1;
+                    return Some(out);
+                }
+                let nl = memchr::memchr(b'\n', bytes.get(pos..to).unwrap_or_default())
+                    .map_or(to, |i| pos + i);
+                let blank = bytes
+                    .get(pos..nl)
+                    .is_some_and(|l| l.iter().all(u8::is_ascii_whitespace));
+                let at_line = line;
+                pos = nl + 1;
+                line += 1;
+                if nl - piece > PIECE_BYTES && blank && !in_code(at_line) {
+                    let out = piece..nl;
+                    piece = (nl + 1).min(to);
+                    given += 1;
+                    return Some(out);
+                }
             }
-            pos = nl + 1;
-            line += 1;
-        }
-        if piece < to || out.is_empty() {
-            out.push(piece..to);
-        }
-        out
+            if piece < to || (given == 0 && piece <= to) {
+                let out = piece..to;
+                piece = to + 1;
+                given += 1;
+                return Some(out);
+            }
+            None
+        })
     }
 
     /// [`Self::md_text`], stopping once the text passes `max_bytes`.
@@ -616,16 +700,16 @@ fn parser<'a>(
 
 /// The last line of heading `i`'s section: the line before the next heading
 /// of the same or a higher level, or `last`.
-fn section_end(headings: &[(u8, String, usize, usize)], i: usize, last: usize) -> usize {
-    let Some(&(depth, ..)) = headings.get(i) else {
+fn section_end(headings: &[Mark], i: usize, last: usize) -> usize {
+    let Some(depth) = headings.get(i).map(|h| h.depth) else {
         return last;
     };
     headings
         .get(i + 1..)
         .unwrap_or_default()
         .iter()
-        .find(|h| h.0 <= depth)
-        .map_or(last, |h| h.2.saturating_sub(1))
+        .find(|h| h.depth <= depth)
+        .map_or(last, |h| h.line.saturating_sub(1))
 }
 
 /// The columns of a line's leading whitespace (a tab counts 4).
@@ -713,14 +797,14 @@ struct OpenFence {
     entry: usize,
 }
 
-/// The index, in one pass over the lines; no content is kept but heading
-/// texts and reference definitions.
+/// The index, in one pass over the lines; no content is kept but reference
+/// definitions (at most [`MAX_DEFINITIONS`]).
 fn build_index(reader: &dyn SpoolReader) -> Index {
     let mut index = Index::default();
     let mut fence: Option<OpenFence> = None;
     let mut in_frontmatter = false;
-    // The current paragraph's first line and text, for setext headings.
-    let mut paragraph: Option<(usize, String)> = None;
+    // The current paragraph's first line, for setext headings.
+    let mut paragraph: Option<usize> = None;
     for (i, raw) in reader.lines_from(0).enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(&raw);
         if i == 0 && line.trim_end() == "---" {
@@ -749,8 +833,7 @@ fn build_index(reader: &dyn SpoolReader) -> Index {
             && let Some(open) = opens(body)
         {
             paragraph = None;
-            index.code.push(CodeEntry {
-                lang: open.1,
+            index.code.push(Fence {
                 start_line: i,
                 end_line: i,
             });
@@ -762,17 +845,25 @@ fn build_index(reader: &dyn SpoolReader) -> Index {
             continue;
         }
         if indent <= 3
-            && let Some((depth, text)) = atx(body)
+            && let Some(depth) = atx_depth(body)
         {
             paragraph = None;
-            index.headings.push((depth, text, i, i + 1));
+            index.headings.push(Mark {
+                line: i,
+                lines: 1,
+                depth,
+            });
             continue;
         }
         if indent <= 3
             && let Some(depth) = setext_underline(body)
-            && let Some((first, text)) = paragraph.take()
+            && let Some(first) = paragraph.take()
         {
-            index.headings.push((depth, text, first, i + 1));
+            index.headings.push(Mark {
+                line: first,
+                lines: u32::try_from(i + 1 - first).unwrap_or(u32::MAX),
+                depth,
+            });
             continue;
         }
         if line.trim().is_empty() {
@@ -782,19 +873,16 @@ fn build_index(reader: &dyn SpoolReader) -> Index {
         if indent <= 3
             && let Some((label, url, title)) = definition(body)
         {
-            index.definitions.entry(label).or_insert((url, title));
+            if index.definitions.len() < MAX_DEFINITIONS {
+                index.definitions.entry(label).or_insert((url, title));
+            }
             continue;
         }
         // A paragraph line can become a setext heading; list items, quotes
         // and indented code cannot.
         let plain = indent <= 3 && !starts_container(body);
-        match (&mut paragraph, plain) {
-            (Some((_, text)), _) => {
-                text.push(' ');
-                text.push_str(body.trim());
-            }
-            (None, true) => paragraph = Some((i, body.trim().to_owned())),
-            (None, false) => {}
+        if paragraph.is_none() && plain {
+            paragraph = Some(i);
         }
     }
     // An unclosed fence runs to the last line.
@@ -839,7 +927,7 @@ fn closes(line: &str, fence: &OpenFence) -> bool {
 }
 
 /// An ATX heading: depth and text (closing `#` run removed).
-fn atx(body: &str) -> Option<(u8, String)> {
+fn atx(body: &str) -> Option<(u8, &str)> {
     let hashes = body.bytes().take_while(|&b| b == b'#').count();
     if !(1..=6).contains(&hashes) {
         return None;
@@ -854,7 +942,12 @@ fn atx(body: &str) -> Option<(u8, String)> {
     if without.is_empty() || without.ends_with([' ', '\t']) {
         text = without.trim_end();
     }
-    Some((u8::try_from(hashes).ok()?, text.to_owned()))
+    Some((u8::try_from(hashes).ok()?, text))
+}
+
+/// The depth of an ATX heading line, without its text.
+fn atx_depth(body: &str) -> Option<u8> {
+    atx(body).map(|(depth, _)| depth)
 }
 
 /// A setext underline: `=` gives 1, `-` gives 2.
@@ -935,14 +1028,51 @@ mod tests {
     /// headings, reference links defined at the end, and stretches long
     /// enough to be cut at blank lines.
     #[test]
+    fn heading_texts_and_languages_are_read_again_from_their_lines() {
+        let doc = "  ## Closing ##  \r\nA setext\r\n  heading   over\nthree lines\n===\n\n```rust title\nx\n```\n#\n";
+        let a = SpooledMarkdownArtifact::new(MemoryReader::new(doc));
+        let texts: Vec<_> = a
+            .md_headings(None)
+            .into_iter()
+            .map(|h| (h.depth, h.text, h.start_line, h.end_line))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                (2, "Closing".to_owned(), 0, 0),
+                (1, "A setext heading   over three lines".to_owned(), 1, 8),
+                (1, String::new(), 9, 10),
+            ]
+        );
+        assert_eq!(a.md_sections(None)[1].body_start_line, 5);
+        let code = a.md_code_blocks(None);
+        assert_eq!(code.len(), 1);
+        assert_eq!(
+            (
+                code[0].lang.as_deref(),
+                code[0].start_line,
+                code[0].end_line
+            ),
+            (Some("rust"), 6, 8)
+        );
+    }
+
+    #[test]
     fn pieces_read_as_the_whole_does() {
         let unit = "# Title\n\nSome [ref] text and [inline](http://x/1).\n\n```sh\n# not a heading\n\nstill code\n```\n\nSetext\n======\n\n- item [a](http://x/2)\n- item\n\n> quote\n\n";
         let mut doc = unit.repeat(20_000);
         doc.push_str("[ref]: http://x/ref\n");
         assert!(doc.len() > 2 * PIECE_BYTES);
         let a = SpooledMarkdownArtifact::new(MemoryReader::new(doc.clone()));
-        let pieces = a.pieces(None, None);
+        let pieces: Vec<_> = a.pieces(None, None).collect();
         assert!(pieces.len() > 20_000, "{} pieces", pieces.len());
+        // They tile the text: each starts after the line break that ends the
+        // one before.
+        assert_eq!(pieces[0].start, 0);
+        for pair in pieces.windows(2) {
+            assert_eq!(pair[1].start, pair[0].end + 1, "{pair:?}");
+        }
+        assert_eq!(pieces.last().map(|p| p.end), Some(doc.len()));
         let all = 0..doc.len() - 1;
         let (mut whole, mut block) = (String::new(), String::new());
         a.text_of(all.clone(), &mut whole, &mut block, usize::MAX);
@@ -955,7 +1085,7 @@ mod tests {
         // One long stretch without headings is cut at blank lines.
         let prose = "A paragraph [l](http://x/3) here.\n\n".repeat(100_000);
         let b = SpooledMarkdownArtifact::new(MemoryReader::new(prose));
-        assert!(b.pieces(None, None).len() > 2);
+        assert!(b.pieces(None, None).count() > 2);
         assert_eq!(b.md_links(None, None).len(), 100_000);
     }
 }

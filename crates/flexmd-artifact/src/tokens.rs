@@ -102,8 +102,19 @@ const CHUNK: usize = 1 << 20;
 /// assert_eq!(count_tokens(b"", Encoding::O200kBase), 0);
 /// ```
 pub fn count_tokens(bytes: &[u8], encoding: Encoding) -> usize {
+    count_tokens_releasing(bytes, encoding, &|_| {})
+}
+
+/// [`count_tokens`], calling `release` with each byte range it is done
+/// with (a mapped file's pages are then dropped behind the count).
+pub(crate) fn count_tokens_releasing(
+    bytes: &[u8],
+    encoding: Encoding,
+    release: &dyn Fn(std::ops::Range<usize>),
+) -> usize {
     let mut total = 0;
     let mut rest = bytes;
+    let mut at = 0;
     while !rest.is_empty() {
         let cut = if rest.len() <= CHUNK {
             rest.len()
@@ -112,6 +123,8 @@ pub fn count_tokens(bytes: &[u8], encoding: Encoding) -> usize {
         };
         let (chunk, after) = rest.split_at(cut);
         total += count_text(&String::from_utf8_lossy(chunk), encoding);
+        release(at..at + cut);
+        at += cut;
         rest = after;
     }
     total

@@ -162,3 +162,34 @@ fn r008_a_markdown_rs_panic_on_mixed_lists_is_an_error() {
     assert_eq!(artifact.md_headings(None).len(), 0);
     assert!(artifact.md_text(None, None).contains("and a list"));
 }
+
+/// 9. Under the 64 MiB bound, 30 MB of 150 000 arrays nested 100 deep
+///    built a tree of 15 million values: `json-get '$..*'` took 4.6 GB.
+///    More than 2 000 000 values are refused before parsing, in a document
+///    and in a JSON Lines record; `$.a.b` still reads such a document.
+#[test]
+fn r009_a_document_of_too_many_values_is_refused_before_parsing() {
+    let unit = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+    let rows = vec![unit; 20_000].join(",");
+    let doc = format!("{{\"id\": 7, \"rows\": [{rows}]}}");
+    let a =
+        SpooledJsonArtifact::new(MemoryReader::new(doc.clone()), Some(JsonFormat::Json)).unwrap();
+    let err = a.json_get("$..*").unwrap_err().to_string();
+    assert!(
+        err.starts_with(
+            "the artifact's json document holds more than 2000000 values (past byte 3999916)"
+        ),
+        "{err}"
+    );
+    assert_eq!(a.json_get("$.id").unwrap(), [serde_json::json!(7)]);
+    let lines = SpooledJsonArtifact::new(
+        MemoryReader::new(format!("{{\"id\": 1}}\n{doc}\n")),
+        Some(JsonFormat::Jsonl),
+    )
+    .unwrap();
+    let err = lines.json_get("$[*].id").unwrap_err().to_string();
+    assert!(
+        err.starts_with("line 2 holds more than 2000000 values"),
+        "{err}"
+    );
+}

@@ -45,12 +45,6 @@ pub(crate) fn json(files: &[PathBuf], all: bool, repairs: bool) -> Result<ExitCo
                 code: 1,
             });
         }
-        let result = match (all, repairs) {
-            (true, true) => rendered(&found),
-            (false, true) => rendered(&found.first()),
-            (true, false) => rendered(&found.iter().map(|f| &f.value).collect::<Vec<_>>()),
-            (false, false) => rendered(&found.first().map(|f| &f.value)),
-        }?;
         if !repairs {
             report_repairs(input, found.iter().flat_map(|f| &f.repairs));
         }
@@ -60,6 +54,12 @@ pub(crate) fn json(files: &[PathBuf], all: bool, repairs: bool) -> Result<ExitCo
                 input.name
             );
         }
+        let result = match (all, repairs) {
+            (true, true) => rendered(found),
+            (false, true) => rendered(found.into_iter().next()),
+            (true, false) => rendered(found.into_iter().map(|f| f.value).collect::<Vec<_>>()),
+            (false, false) => rendered(found.into_iter().next().map(|f| f.value)),
+        };
         Ok(Judged {
             result: Some(result),
             code: 0,
@@ -121,15 +121,16 @@ pub(crate) fn json_as(
                 });
             }
         };
+        let code = u8::from(!aligned.valid);
         let result = if report {
-            rendered(&aligned)?
+            rendered(aligned)
         } else {
             report_aligned(input, &aligned);
-            rendered(&aligned.value)?
+            rendered(aligned.value)
         };
         Ok(Judged {
             result: Some(result),
-            code: u8::from(!aligned.valid),
+            code,
         })
     })
 }

@@ -186,7 +186,7 @@ pub(crate) fn mapped_input(file: &Path) -> Result<MappedInput, CliError> {
 /// flags say (if it has one), and the exit code. Text, not a JSON tree: a
 /// tree of a big result costs ten times its text.
 pub(crate) struct Judged {
-    pub(crate) result: Option<String>,
+    pub(crate) result: Option<crate::output::Rendered>,
     pub(crate) code: u8,
 }
 
@@ -205,7 +205,7 @@ pub(crate) fn each_input(
         let input = read_text(files.first().map(PathBuf::as_path))?;
         let judged = each(&input)?;
         if let Some(result) = &judged.result {
-            crate::output::print(&format!("{result}\n"))?;
+            result.print()?;
         }
         return Ok(ExitCode::from(judged.code));
     }
@@ -218,7 +218,10 @@ pub(crate) fn each_input(
             Ok(judged) => {
                 worst = worst.max(judged.code);
                 any_result |= judged.result.is_some();
-                let result = judged.result.unwrap_or_else(|| "null".to_owned());
+                let result = match judged.result {
+                    Some(result) => result.text()?,
+                    None => "null".to_owned(),
+                };
                 entries.push(("result", label, result));
             }
             Err(CliError::Stdout(e)) => return Err(CliError::Stdout(e)),

@@ -114,13 +114,10 @@ pub(crate) fn validate(
         if !json {
             report_issues(input, &report);
         }
+        let code = exit_for(&report);
         Ok(Judged {
-            result: if json {
-                Some(crate::output::rendered(&report)?)
-            } else {
-                None
-            },
-            code: exit_for(&report),
+            result: json.then(|| crate::output::rendered(report)),
+            code,
         })
     })
 }
@@ -183,9 +180,9 @@ pub(crate) fn extract(
             report = report.into_strict();
         }
         let result = if flags.as_json {
-            crate::output::rendered(&flexmd_ofs::to_json(&extracted, &spec))?
+            crate::output::rendered(flexmd_ofs::to_json(&extracted, &spec))
         } else {
-            crate::output::rendered(&extracted)?
+            crate::output::rendered(extracted)
         };
         if !report.ok || !report.warnings.is_empty() {
             report_issues(input, &report);

@@ -92,15 +92,61 @@ pub(crate) fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), 
         .map_err(CliError::Stdout)
 }
 
-/// `value` as JSON text, indented or on one line as `--compact` says
-/// (without the final newline).
-pub(crate) fn rendered<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, CliError> {
-    if COMPACT.get().copied().unwrap_or(false) {
-        serde_json::to_string(value)
-    } else {
-        serde_json::to_string_pretty(value)
+/// A command's result for one input, kept as a value until it is printed:
+/// alone it is streamed to stdout ([`print_json`]), among several inputs it
+/// is rendered as text to be placed in the array of results. (A pretty
+/// result can be a hundred times its input: 128 levels of indentation.)
+pub(crate) struct Rendered(Box<dyn ErasedJson>);
+
+/// [`serde::Serialize`] behind a box (the trait itself is not object safe).
+trait ErasedJson {
+    fn write(&self, out: &mut dyn Write, compact: bool) -> serde_json::Result<()>;
+}
+
+impl<T: serde::Serialize> ErasedJson for T {
+    fn write(&self, out: &mut dyn Write, compact: bool) -> serde_json::Result<()> {
+        if compact {
+            serde_json::to_writer(out, self)
+        } else {
+            serde_json::to_writer_pretty(out, self)
+        }
     }
-    .map_err(CliError::Serialize)
+}
+
+/// `value` as a result to print (indented, or on one line with
+/// `--compact`).
+pub(crate) fn rendered<T: serde::Serialize + 'static>(value: T) -> Rendered {
+    Rendered(Box::new(value))
+}
+
+impl Rendered {
+    /// Streams the result and a final newline to stdout.
+    pub(crate) fn print(&self) -> Result<(), CliError> {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        self.0.write(&mut out, compact()).map_err(json_error)?;
+        out.write_all(b"\n")
+            .and_then(|()| out.flush())
+            .map_err(CliError::Stdout)
+    }
+
+    /// The result as JSON text, without the final newline.
+    pub(crate) fn text(&self) -> Result<String, CliError> {
+        let mut out = Vec::new();
+        self.0.write(&mut out, compact()).map_err(json_error)?;
+        String::from_utf8(out).map_err(|e| CliError::Stdout(std::io::Error::other(e)))
+    }
+}
+
+fn compact() -> bool {
+    COMPACT.get().copied().unwrap_or(false)
+}
+
+fn json_error(e: serde_json::Error) -> CliError {
+    if e.is_io() {
+        CliError::Stdout(std::io::Error::from(e))
+    } else {
+        CliError::Serialize(e)
+    }
 }
 
 /// The results of several inputs as one JSON array of `{"file": LABEL,

@@ -376,17 +376,17 @@ impl Judge<'_> {
         let code = self.code(&outcome);
         if self.json {
             return Ok(Judged {
-                result: Some(crate::output::rendered(&self.outcome_json(&outcome)?)?),
+                result: Some(crate::output::rendered(self.outcome_json(&outcome)?)),
                 code,
             });
         }
         self.report(input, &outcome);
-        let data = match (&outcome.data, self.strictness.fail_on_invalid) {
-            (Some(data), _) => Some(crate::output::rendered(data)?),
+        let data = match (outcome.data, self.strictness.fail_on_invalid) {
+            (Some(data), _) => Some(crate::output::rendered(data)),
             // Not strict: the data as found, its violations warnings.
-            (None, false) => flexmd_detect::find_json(&input.text)
-                .map(|f| crate::output::rendered(&f.value))
-                .transpose()?,
+            (None, false) => {
+                flexmd_detect::find_json(&input.text).map(|f| crate::output::rendered(f.value))
+            }
             (None, true) => None,
         };
         Ok(Judged { result: data, code })

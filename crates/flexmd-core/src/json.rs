@@ -19,6 +19,57 @@
 /// assert_eq!(json_nesting_exceeds("// don't\n[[[", 2), Some(11));
 /// ```
 pub fn json_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    scan_code(text, |_, b| match b {
+        b'[' | b'{' => {
+            depth += 1;
+            depth > limit
+        }
+        b']' | b'}' => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        _ => false,
+    })
+}
+
+/// The most values (the root, every array element and every object member,
+/// containers included) that flexmd builds from one JSON text. A parsed
+/// value costs 100–300 bytes of memory whatever its text (an `[1]` is three
+/// bytes of text and two values), so this, not the text's size, bounds the
+/// memory of a parse: about 600 MB at worst, and 20–50 MB of typical JSON
+/// stays under it.
+pub const MAX_JSON_VALUES: usize = 2_000_000;
+
+/// The byte offset of the bracket or comma at which `text` holds more than
+/// `limit` values, read with the lexical rules of [`json_nesting_exceeds`]
+/// (a value per `[`, `{` or `,` outside strings and comments, plus the
+/// root: never fewer than a JSON or JSON5 parser builds); `None` when it
+/// holds at most `limit`. A text of at most `limit` bytes cannot hold more
+/// and is not read.
+///
+/// ```
+/// use flexmd_core::json_values_exceed;
+/// assert_eq!(json_values_exceed("[1, 2, [3]]", 5), None);
+/// assert_eq!(json_values_exceed("[1, 2, [3]]", 4), Some(7));
+/// assert_eq!(json_values_exceed("[\"a,b,c\", 2]", 3), None);
+/// ```
+pub fn json_values_exceed(text: &str, limit: usize) -> Option<usize> {
+    if text.len() <= limit {
+        return None;
+    }
+    let mut values = 1usize;
+    scan_code(text, |_, b| {
+        if matches!(b, b'[' | b'{' | b',') {
+            values += 1;
+        }
+        values > limit
+    })
+}
+
+/// Calls `stop` on each byte outside strings and comments (JSON5's lexical
+/// rules); the offset of the first byte it returns true for.
+fn scan_code(text: &str, mut stop: impl FnMut(usize, u8) -> bool) -> Option<usize> {
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         Code,
@@ -29,7 +80,6 @@ pub fn json_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
     }
     let bytes = text.as_bytes();
     let mut state = State::Code;
-    let mut depth = 0usize;
     let mut i = 0usize;
     while let Some(&b) = bytes.get(i) {
         let next = bytes.get(i + 1).copied();
@@ -44,18 +94,12 @@ pub fn json_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
                     i += 1;
                     State::BlockComment
                 }
-                b'[' | b'{' => {
-                    depth += 1;
-                    if depth > limit {
+                _ => {
+                    if stop(i, b) {
                         return Some(i);
                     }
                     State::Code
                 }
-                b']' | b'}' => {
-                    depth = depth.saturating_sub(1);
-                    State::Code
-                }
-                _ => State::Code,
             },
             State::Str(quote) => match b {
                 b'\\' => State::Escape(quote),
@@ -111,5 +155,20 @@ mod tests {
         assert_eq!(json_nesting_exceeds(&deep, 128), Some(128));
         assert_eq!(json_nesting_exceeds("", 0), None);
         assert_eq!(json_nesting_exceeds("[]", 0), Some(0));
+    }
+
+    #[test]
+    fn values_are_counted_outside_strings_and_comments() {
+        // Six values: the array and five numbers; the third is reached
+        // at the first comma.
+        assert_eq!(json_values_exceed("[1,2,3,4,5]", 2), Some(2));
+        assert_eq!(json_values_exceed("[1,2,3,4,5]", 5), Some(8));
+        assert_eq!(json_values_exceed("[1,2,3,4,5]", 6), None);
+        assert_eq!(json_values_exceed("['a,b,c,d,e', 1]", 3), None);
+        assert_eq!(json_values_exceed("// a,b,c,d,e\n[1]", 2), None);
+        assert_eq!(json_values_exceed("[[[[[[[[]]]]]]]]", 8), Some(7));
+        // No longer than the limit: cannot exceed it, not read.
+        assert_eq!(json_values_exceed(",,,", 3), None);
+        assert_eq!(json_values_exceed(",,,,", 3), Some(2));
     }
 }

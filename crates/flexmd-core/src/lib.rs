@@ -12,7 +12,9 @@
 //! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
 //! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing.
 //! - [`code_blocks`], [`front_matter`]: literal blocks, found by the parser.
-//! - [`json_nesting_exceeds`]: the depth guard run before recursive JSON parsers.
+//! - [`json_nesting_exceeds`]: the depth guard run before recursive JSON parsers;
+//!   [`json_values_exceed`] and [`MAX_JSON_VALUES`]: the size guard run before
+//!   any JSON parser builds a tree.
 //! - [`Diagnostic`], [`Parsed`]: lenient results with what was noticed.
 //! - [`decode_utf8`], [`LineIndex`], [`Error`]: turning input bytes into
 //!   text and byte offsets into `line:column`.
@@ -52,7 +54,7 @@ mod text;
 pub use code::{CodeBlock, code_blocks, front_matter};
 pub use diagnostic::{Diagnostic, Parsed, Severity};
 pub use error::{Error, LineIndex, decode_utf8};
-pub use json::json_nesting_exceeds;
+pub use json::{MAX_JSON_VALUES, json_nesting_exceeds, json_values_exceed};
 pub use list::{MAX_LIST_DEPTH, TopLevelList, parse_list};
 pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split_meta_list};
 pub use model::*;

@@ -1,7 +1,7 @@
 //! JSON from LLM output: where it is ([`find_json`], [`find_all_json`]) and
 //! how it is read ([`parse_json`]'s ladder).
 
-use flexmd_core::json_nesting_exceeds;
+use flexmd_core::{MAX_JSON_VALUES, json_nesting_exceeds, json_values_exceed};
 use miette::{Diagnostic, SourceSpan};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -62,6 +62,24 @@ pub enum JsonError {
         #[label("one level too deep")]
         at: SourceSpan,
     },
+    /// The text holds more values than a parse builds
+    /// ([`MAX_JSON_VALUES`](flexmd_core::MAX_JSON_VALUES), a bound on
+    /// memory). Only strict reading refuses it; the repair step reads the
+    /// values up to the limit ([`RepairKind::ValueLimit`]).
+    #[error("the text holds more than {limit} values")]
+    #[diagnostic(
+        code(detect::too_large),
+        help(
+            "a parsed value takes 100-300 bytes of memory; split the document, or write it as JSON Lines"
+        )
+    )]
+    TooLarge {
+        /// The most values one text may hold.
+        limit: usize,
+        /// The bracket or comma past the limit.
+        #[label("past the limit")]
+        at: SourceSpan,
+    },
     /// The text is not JSON, JSON5 or anything the repair parser can mend.
     #[error("{message}")]
     #[diagnostic(code(detect::json_syntax))]
@@ -78,7 +96,9 @@ impl JsonError {
     /// The byte offset the error points at.
     pub fn offset(&self) -> usize {
         match self {
-            Self::TooDeep { at, .. } | Self::Syntax { at, .. } => at.offset(),
+            Self::TooDeep { at, .. } | Self::TooLarge { at, .. } | Self::Syntax { at, .. } => {
+                at.offset()
+            }
         }
     }
 
@@ -128,21 +148,43 @@ impl JsonError {
 /// assert!(parse_json("{\"ok\": True}", Leniency::Json5).is_err());
 /// ```
 pub fn parse_json(text: &str, leniency: Leniency) -> Result<ParsedJson, JsonError> {
-    if let Ok(value) = serde_json::from_str::<Value>(text) {
-        return Ok(ParsedJson {
-            value,
-            method: JsonMethod::Strict,
-            repairs: Vec::new(),
-        });
+    parse_within(text, leniency, MAX_JSON_VALUES).map(|(parsed, _)| parsed)
+}
+
+/// [`parse_json`] reading at most `limit` values; with how many it read.
+fn parse_within(
+    text: &str,
+    leniency: Leniency,
+    limit: usize,
+) -> Result<(ParsedJson, usize), JsonError> {
+    let too_large = json_values_exceed(text, limit);
+    if too_large.is_none()
+        && let Ok(value) = serde_json::from_str::<Value>(text)
+    {
+        let values = count_values(&value);
+        return Ok((
+            ParsedJson {
+                value,
+                method: JsonMethod::Strict,
+                repairs: Vec::new(),
+            },
+            values,
+        ));
     }
-    let too_deep = json_nesting_exceeds(text, MAX_DEPTH);
-    let json5_error = match too_deep {
-        Some(offset) => JsonError::TooDeep {
+    let json5_error = match (too_large, json_nesting_exceeds(text, MAX_DEPTH)) {
+        (_, Some(offset)) => JsonError::TooDeep {
             limit: MAX_DEPTH,
             at: offset.into(),
         },
-        None => match json5::from_str::<Value>(text) {
-            Ok(value) => return Ok(json5_value(text, value)),
+        (Some(offset), None) => JsonError::TooLarge {
+            limit,
+            at: offset.into(),
+        },
+        (None, None) => match json5::from_str::<Value>(text) {
+            Ok(value) => {
+                let values = count_values(&value);
+                return Ok((json5_value(text, value), values));
+            }
             Err(e) => {
                 let offset = e
                     .position()
@@ -156,17 +198,35 @@ pub fn parse_json(text: &str, leniency: Leniency) -> Result<ParsedJson, JsonErro
     };
     match leniency {
         Leniency::Json5 => Err(json5_error),
-        Leniency::Repair => match parse_lenient(text, 0, true) {
-            Ok(l) => Ok(repaired(l)),
-            Err(f) => escaped(text).ok_or_else(|| JsonError::from_failure(f)),
+        Leniency::Repair => match parse_lenient(text, 0, true, limit) {
+            Ok(l) => {
+                let values = l.values;
+                Ok((repaired(l), values))
+            }
+            Err(f) => escaped(text, limit).ok_or_else(|| JsonError::from_failure(f)),
         },
     }
+}
+
+/// How many values `value` holds, itself included.
+fn count_values(value: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        count += 1;
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// A whole answer written as an escaped string (`{\"a\": \"b\"}`): every
 /// quote has a backslash before it. Read with one level of escapes removed;
 /// repair offsets point into `text`.
-fn escaped(text: &str) -> Option<ParsedJson> {
+fn escaped(text: &str, limit: usize) -> Option<(ParsedJson, usize)> {
     let first = text.find("\\\"")?;
     let bytes = text.as_bytes();
     let all_escaped = quote_offsets(text).all(|i| i > 0 && bytes.get(i - 1) == Some(&b'\\'));
@@ -195,18 +255,21 @@ fn escaped(text: &str) -> Option<ParsedJson> {
             None => plain.push(c),
         }
     }
-    let l = parse_lenient(&plain, 0, true).ok()?;
+    let l = parse_lenient(&plain, 0, true, limit).ok()?;
     let to_text = |at: usize| at + removed.partition_point(|&r| r <= at);
     let mut repairs = vec![Repair {
         kind: RepairKind::EscapedJson,
         offset: first,
     }];
     repairs.extend(shift(l.repairs, to_text));
-    Some(ParsedJson {
-        value: l.value,
-        method: JsonMethod::Repaired,
-        repairs,
-    })
+    Some((
+        ParsedJson {
+            value: l.value,
+            method: JsonMethod::Repaired,
+            repairs,
+        },
+        l.values,
+    ))
 }
 
 /// The offsets of the `"` in `text`.
@@ -221,7 +284,7 @@ fn quote_offsets(text: &str) -> impl Iterator<Item = usize> + '_ {
 /// reported (with its place, found by the repair parser) as a repair.
 fn json5_value(text: &str, value: Value) -> ParsedJson {
     let repairs = if text.contains("Infinity") || text.contains("NaN") {
-        parse_lenient(text, 0, true)
+        parse_lenient(text, 0, true, usize::MAX)
             .map(|l| {
                 l.repairs
                     .into_iter()
@@ -420,8 +483,13 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
         let mut last = None;
         for (_, block, one_line) in spans {
             let (value, closed) = match (block, one_line) {
-                (Some(f), _) => (fence_values(f, tier).into_iter().next(), f.closed),
-                (None, Some(f)) => (inline_value(text, f), true),
+                (Some(f), _) => (
+                    fence_values(f, tier, &mut MAX_JSON_VALUES.clone())
+                        .into_iter()
+                        .next(),
+                    f.closed,
+                ),
+                (None, Some(f)) => (inline_value(text, f, &mut MAX_JSON_VALUES.clone()), true),
                 (None, None) => (None, false),
             };
             let Some(mut value) = value.filter(|v| outside(v)) else {
@@ -444,9 +512,15 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
     let prose = regions
         .iter()
         .find_map(|&(start, end)| {
-            prose_values(text, start, end, Some(&outside))
-                .into_iter()
-                .next()
+            prose_values(
+                text,
+                start,
+                end,
+                Some(&outside),
+                &mut MAX_JSON_VALUES.clone(),
+            )
+            .into_iter()
+            .next()
         })
         .or_else(|| {
             regions
@@ -518,15 +592,19 @@ fn find_all_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Vec<FoundJson> 
     let fences = fences(text);
     let inline = inline_fences(text, &fences);
     let mut found = Vec::new();
+    // One bound on the values kept, across every fence and region.
+    let mut left = MAX_JSON_VALUES;
     for fence in &fences {
         if let Some(tier) = fence_source(fence) {
-            found.extend(fence_values(fence, tier));
+            found.extend(fence_values(fence, tier, &mut left));
         }
     }
-    found.extend(inline.iter().filter_map(|f| inline_value(text, f)));
+    for fence in &inline {
+        found.extend(inline_value(text, fence, &mut left));
+    }
     let regions = prose_regions(text, &fences, &inline);
     for &(start, end) in &regions {
-        found.extend(prose_values(text, start, end, None));
+        found.extend(prose_values(text, start, end, None, &mut left));
     }
     found.retain(outside);
     if found.is_empty() {
@@ -538,7 +616,24 @@ fn find_all_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Vec<FoundJson> 
         );
     }
     found.sort_by_key(|f| f.start);
+    if left == 0 {
+        mark_value_limit(&mut found);
+    }
     found
+}
+
+/// Says on the last value that the search stopped at the bound on values
+/// (unless a value was cut there and says so already).
+fn mark_value_limit(found: &mut [FoundJson]) {
+    let cut = found
+        .iter()
+        .any(|f| f.repairs.iter().any(|r| r.kind == RepairKind::ValueLimit));
+    if let (false, Some(last)) = (cut, found.last_mut()) {
+        last.repairs.push(Repair {
+            kind: RepairKind::ValueLimit,
+            offset: last.end,
+        });
+    }
 }
 
 /// The reasoning tags a model may wrap its thinking in.
@@ -693,11 +788,15 @@ fn inline_fences(text: &str, fences: &[Fence]) -> Vec<InlineFence> {
 }
 
 /// The value of a one-line fence.
-fn inline_value(text: &str, fence: &InlineFence) -> Option<FoundJson> {
+fn inline_value(text: &str, fence: &InlineFence, left: &mut usize) -> Option<FoundJson> {
     let content = text.get(fence.content.clone())?;
     let trimmed = content.trim();
     let lead = fence.content.start + (content.len() - content.trim_start().len());
-    let parsed = parse_json(trimmed, Leniency::Repair).ok()?;
+    if *left == 0 {
+        return None;
+    }
+    let (parsed, values) = parse_within(trimmed, Leniency::Repair, *left).ok()?;
+    *left = left.saturating_sub(values);
     let mut found = found_at(lead, lead + trimmed.len(), parsed);
     found.source = fence.source;
     found.lang.clone_from(&fence.lang);
@@ -750,6 +849,9 @@ fn whole_strict(text: &str) -> Option<FoundJson> {
     {
         return None;
     }
+    if json_values_exceed(trimmed, MAX_JSON_VALUES).is_some() {
+        return None;
+    }
     let value = serde_json::from_str::<Value>(trimmed).ok()?;
     Some(FoundJson {
         value,
@@ -776,7 +878,9 @@ fn fence_source(fence: &Fence) -> Option<JsonSource> {
 /// one after another (JSON Lines) until something is not JSON; or else, when
 /// that finds nothing (`const config = {…};`), the objects and arrays in it
 /// as in prose.
-fn fence_values(fence: &Fence, source: JsonSource) -> Vec<FoundJson> {
+///
+/// Values are kept while `left` (a bound on their values) lasts.
+fn fence_values(fence: &Fence, source: JsonSource, left: &mut usize) -> Vec<FoundJson> {
     let content = fence.content.as_str();
     let trimmed = content.trim();
     if trimmed.is_empty() {
@@ -791,21 +895,30 @@ fn fence_values(fence: &Fence, source: JsonSource) -> Vec<FoundJson> {
         repairs: shift(found.repairs, |at| fence.text_offset(at)),
         ..found
     };
-    if let Ok(parsed) = parse_json(trimmed, Leniency::Repair) {
+    if *left == 0 {
+        return Vec::new();
+    }
+    if let Ok((parsed, values)) = parse_within(trimmed, Leniency::Repair, *left) {
+        *left = left.saturating_sub(values);
         return vec![in_text(found_at(lead, lead + trimmed.len(), parsed))];
     }
     let mut found = Vec::new();
     let mut at = lead;
-    while at < content.len() {
-        let Ok(l) = parse_lenient(content, at, false) else {
+    while at < content.len() && *left > 0 {
+        let Ok(l) = parse_lenient(content, at, false, *left) else {
             break;
         };
         let start = at + blank_len(content.get(at..).unwrap_or_default()).0;
         let slice = content.get(start..l.end).unwrap_or_default();
-        let Ok(parsed) = parse_json(slice, Leniency::Repair) else {
+        let Ok((parsed, values)) = parse_within(slice, Leniency::Repair, *left) else {
             break;
         };
-        found.push(in_text(found_at(start, l.end, parsed)));
+        *left = left.saturating_sub(values);
+        found.push(in_text(found_at(
+            start,
+            l.end,
+            with_limit(parsed, &l, start),
+        )));
         at = l.end;
         // Values may be separated by commas as well as line breaks.
         let rest = content.get(at..).unwrap_or_default();
@@ -813,12 +926,29 @@ fn fence_values(fence: &Fence, source: JsonSource) -> Vec<FoundJson> {
         at += rest.len() - gap.len();
     }
     if found.is_empty() {
-        found = prose_values(content, 0, content.len(), None)
+        found = prose_values(content, 0, content.len(), None, left)
             .into_iter()
             .map(in_text)
             .collect();
     }
     found
+}
+
+/// `parsed` (read again from the part of the text that `lenient` read, at
+/// `start`) with the cut at the bound on values that `lenient` made: the
+/// second reading sees only the text cut short.
+fn with_limit(mut parsed: ParsedJson, lenient: &Lenient, start: usize) -> ParsedJson {
+    if let Some(cut) = lenient
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::ValueLimit)
+    {
+        parsed.repairs.push(Repair {
+            kind: RepairKind::ValueLimit,
+            offset: cut.offset.saturating_sub(start),
+        });
+    }
+    parsed
 }
 
 /// A value parsed from `text[start..end]`, with repair offsets made
@@ -882,6 +1012,7 @@ fn prose_values(
     start: usize,
     end: usize,
     first: Option<&dyn Fn(&FoundJson) -> bool>,
+    left: &mut usize,
 ) -> Vec<FoundJson> {
     let region = text.get(..end).unwrap_or_default();
     let whole = region.get(start..).unwrap_or_default().trim();
@@ -890,13 +1021,18 @@ fn prose_values(
     let mut at = start;
     while let Some(i) = region.get(at..).and_then(|r| r.find(['{', '['])) {
         let open = at + i;
-        match parse_lenient(region, open, false) {
+        if *left == 0 {
+            break;
+        }
+        match parse_lenient(region, open, false, *left) {
             Ok(l) => {
                 let slice = region.get(open..l.end).unwrap_or_default();
                 let counts = slice.len() == whole.len()
                     || (holds_something(&l.value) && looks_like_data(slice, &l.value));
-                if counts && let Ok(parsed) = parse_json(slice, Leniency::Repair) {
-                    let value = found_at(open, l.end, parsed);
+                if counts && let Ok((parsed, values)) = parse_within(slice, Leniency::Repair, *left)
+                {
+                    *left = left.saturating_sub(values);
+                    let value = found_at(open, l.end, with_limit(parsed, &l, open));
                     match first {
                         Some(accept) if accept(&value) => return vec![value],
                         Some(_) => {}
@@ -974,7 +1110,7 @@ fn first_object(text: &str, start: usize, end: usize) -> Option<FoundJson> {
         if tries > 64 {
             return None;
         }
-        if let Ok(l) = parse_lenient(region, open, false)
+        if let Ok(l) = parse_lenient(region, open, false, MAX_JSON_VALUES)
             && l.value.as_object().is_some_and(Map::is_empty)
             && let Ok(parsed) = parse_json(region.get(open..l.end)?, Leniency::Repair)
         {

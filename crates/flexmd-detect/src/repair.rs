@@ -36,6 +36,8 @@ pub(crate) struct Lenient {
     /// Offset just after the value.
     pub(crate) end: usize,
     pub(crate) repairs: Vec<Repair>,
+    /// How many values it holds, itself included.
+    pub(crate) values: usize,
 }
 
 /// Reads one value starting at `start` (after whitespace and comments).
@@ -43,8 +45,17 @@ pub(crate) struct Lenient {
 /// add after a root value is mended: a trailing comma, stray closing
 /// brackets, more members of a root object that closed early, more values
 /// (read as an array), a closing code fence.
-pub(crate) fn parse_lenient(text: &str, start: usize, whole: bool) -> Result<Lenient, Failure> {
+///
+/// At most `limit` values are read: the one past it is cut off as if the
+/// text ended there ([`RepairKind::ValueLimit`]).
+pub(crate) fn parse_lenient(
+    text: &str,
+    start: usize,
+    whole: bool,
+    limit: usize,
+) -> Result<Lenient, Failure> {
     let mut p = Parser::new(text, start);
+    p.limit = limit;
     p.skip_blank();
     let value_start = p.pos;
     let mut value = match p.value(Context::Top)? {
@@ -56,7 +67,8 @@ pub(crate) fn parse_lenient(text: &str, start: usize, whole: bool) -> Result<Len
         value = p.after_root(value)?;
         end = p.pos;
         p.skip_blank();
-        if p.pos < text.len() {
+        // (`p.text`: the bound on values may have cut the text short.)
+        if p.pos < p.text.len() {
             return Err(p.fail("unexpected text after the value"));
         }
     }
@@ -64,6 +76,7 @@ pub(crate) fn parse_lenient(text: &str, start: usize, whole: bool) -> Result<Len
         value,
         end,
         repairs: p.repairs,
+        values: p.values,
     })
 }
 
@@ -109,6 +122,9 @@ struct Parser<'a> {
     /// Open containers, innermost last: `{`, `[`, or `(` (a tuple or a
     /// function call).
     open: Vec<u8>,
+    /// Values read so far, and the most that may be.
+    values: usize,
+    limit: usize,
 }
 
 const LITERALS: [&str; 9] = [
@@ -130,6 +146,8 @@ impl<'a> Parser<'a> {
             pos,
             repairs: Vec::new(),
             open: Vec::new(),
+            values: 0,
+            limit: usize::MAX,
         }
     }
 
@@ -228,6 +246,14 @@ impl<'a> Parser<'a> {
         let Some(c) = self.peek() else {
             return Ok(Step::Cut);
         };
+        self.values += 1;
+        if self.values > self.limit {
+            // The memory bound: the text is read as if it ended here.
+            self.values -= 1;
+            self.repair(RepairKind::ValueLimit, self.pos);
+            self.text = self.text.get(..self.pos).unwrap_or(self.text);
+            return Ok(Step::Cut);
+        }
         let step = match c {
             '{' => self.object(None)?,
             '[' => self.array(b'[')?,
@@ -1561,7 +1587,8 @@ mod tests {
     use serde_json::json;
 
     fn whole(text: &str) -> (Value, Vec<(RepairKind, usize)>) {
-        let l = parse_lenient(text, 0, true).unwrap_or_else(|f| panic!("{text:?}: {f:?}"));
+        let l =
+            parse_lenient(text, 0, true, usize::MAX).unwrap_or_else(|f| panic!("{text:?}: {f:?}"));
         (
             l.value,
             l.repairs.into_iter().map(|r| (r.kind, r.offset)).collect(),
@@ -1577,7 +1604,7 @@ mod tests {
     }
 
     fn fails(text: &str) -> Failure {
-        parse_lenient(text, 0, true).expect_err(text)
+        parse_lenient(text, 0, true, usize::MAX).expect_err(text)
     }
 
     use RepairKind::*;
@@ -1875,12 +1902,12 @@ b", "^\s+\(x"]"#
         assert!(f.too_deep);
         assert_eq!(f.offset, 128);
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
-        assert!(parse_lenient(&ok, 0, true).is_ok());
+        assert!(parse_lenient(&ok, 0, true, usize::MAX).is_ok());
     }
 
     #[test]
     fn prefix_mode_reports_where_the_value_ends() {
-        let l = parse_lenient("x {\"a\": [1]} and more", 2, false).unwrap();
+        let l = parse_lenient("x {\"a\": [1]} and more", 2, false, usize::MAX).unwrap();
         assert_eq!((l.value, l.end), (json!({"a": [1]}), 12));
     }
 

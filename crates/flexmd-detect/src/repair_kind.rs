@@ -132,6 +132,10 @@ repair_kinds! {
     /// A member or element cut off by the end of the input (a key without a
     /// value, `tru`, `-`) is left out.
     DroppedIncomplete = "dropped_incomplete", "left out a member cut off by the end of the input";
+    /// The text holds more values than flexmd builds from one text
+    /// ([`flexmd_core::MAX_JSON_VALUES`], a bound on memory): it is read as
+    /// if it ended here, and nothing after it is searched.
+    ValueLimit = "value_limit", "stopped reading at the limit of values one text may hold";
     /// `Infinity` or `NaN`, which JSON cannot hold, became `null`.
     NonFiniteNumber = "non_finite_number", "replaced Infinity or NaN by null";
     /// An escape JSON does not define (`\s`, `\1`, a lone surrogate): the
@@ -157,6 +161,7 @@ impl RepairKind {
                 | Self::UnclosedObject
                 | Self::UnclosedComment
                 | Self::DroppedIncomplete
+                | Self::ValueLimit
         )
     }
 }
@@ -171,6 +176,6 @@ mod tests {
         for &kind in RepairKind::ALL {
             assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.name()));
         }
-        assert_eq!(RepairKind::ALL.len(), 34);
+        assert_eq!(RepairKind::ALL.len(), 35);
     }
 }

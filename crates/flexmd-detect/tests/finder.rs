@@ -123,8 +123,9 @@ fn examples() -> Vec<(RepairKind, &'static str, Value, &'static str)> {
 fn every_repair_kind_is_read_and_reported_where_it_happened() {
     let examples = examples();
     for &kind in RepairKind::ALL {
+        // Its example takes 4 MB: `more_values_than_the_bound_are_cut` below.
         assert!(
-            examples.iter().any(|(k, ..)| *k == kind),
+            kind == RepairKind::ValueLimit || examples.iter().any(|(k, ..)| *k == kind),
             "no example for {kind:?}"
         );
     }
@@ -270,4 +271,53 @@ fn found_values_serialise_with_their_pick() {
         (&json["pick"], &json["in_reasoning"]),
         (&json!("reasoning"), &json!(true))
     );
+}
+
+/// 1 100 000 arrays of one number in an array: 2 200 001 values, over the
+/// bound of 2 000 000.
+fn over_the_value_bound() -> String {
+    format!("[{}[1]]", "[1],".repeat(1_099_999))
+}
+
+#[test]
+fn more_values_than_the_bound_are_cut() {
+    let text = over_the_value_bound();
+    // Strict reading refuses the text; the repair step reads the first
+    // 2 000 000 values: 999 999 arrays of one number and the `[` of the next.
+    let err = parse_json(&text, Leniency::Json5).unwrap_err();
+    assert_eq!(err.to_string(), "the text holds more than 2000000 values");
+    let parsed = parse_json(&text, Leniency::Repair).unwrap();
+    let items = parsed.value.as_array().unwrap();
+    assert_eq!(items.len(), 1_000_000);
+    assert_eq!(items[999_998], json!([1]));
+    assert_eq!(items[999_999], json!([]));
+    let cut = parsed
+        .repairs
+        .iter()
+        .find(|r| r.kind == RepairKind::ValueLimit)
+        .unwrap();
+    assert_eq!(cut.offset, 3_999_998);
+    assert_eq!(&text[cut.offset..cut.offset + 3], "1],");
+
+    let found = find_json(&text).unwrap();
+    assert_eq!(found.value.as_array().map(Vec::len), Some(1_000_000));
+    assert!(
+        found
+            .repairs
+            .iter()
+            .any(|r| r.kind == RepairKind::ValueLimit)
+    );
+}
+
+#[test]
+fn find_all_json_keeps_at_most_the_bound_of_values() {
+    // 1 000 001 objects of one member in prose: 2 000 002 values.
+    let text = "and {\"a\": 1} ".repeat(1_000_001);
+    let found = find_all_json(&text);
+    assert_eq!(found.len(), 1_000_000);
+    let last = found.last().unwrap();
+    assert_eq!(last.value, json!({"a": 1}));
+    assert_eq!(last.repairs.len(), 1);
+    assert_eq!(last.repairs[0].kind, RepairKind::ValueLimit);
+    assert_eq!(last.repairs[0].offset, last.end);
 }

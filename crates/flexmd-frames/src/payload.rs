@@ -1,6 +1,8 @@
 //! Payload values: what a bound fence's content becomes.
 
-use flexmd_core::{FlexPayload, json_nesting_exceeds, parse_tables};
+use flexmd_core::{
+    FlexPayload, MAX_JSON_VALUES, json_nesting_exceeds, json_values_exceed, parse_tables,
+};
 use serde_json::Value;
 
 /// serde_json's own recursion limit; json5 has none, so deeper input is
@@ -15,7 +17,18 @@ const MAX_JSON5_DEPTH: usize = 128;
 /// - `table`: the first pipe table, as a `ParsedTable` object;
 /// - anything else: the content as a string.
 pub(crate) fn payload(lang: Option<&str>, raw: &str) -> FlexPayload {
-    let (value, parse_error) = match lang.map(str::to_ascii_lowercase).as_deref() {
+    let lang_lower = lang.map(str::to_ascii_lowercase);
+    let json_like = matches!(lang_lower.as_deref(), Some("json" | "json5"));
+    let too_large = json_like
+        .then(|| json_values_exceed(raw, MAX_JSON_VALUES))
+        .flatten();
+    let (value, parse_error) = match lang_lower.as_deref() {
+        _ if let Some(at) = too_large => (
+            Value::Null,
+            Some(format!(
+                "the payload holds more than {MAX_JSON_VALUES} values (past byte {at}): so large a tree is not built"
+            )),
+        ),
         Some("json") => match serde_json::from_str::<Value>(raw) {
             Ok(v) => (v, None),
             Err(e) => (Value::Null, Some(e.to_string())),
@@ -60,6 +73,20 @@ fn parse_json5(raw: &str) -> (Value, Option<String>) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_payload_of_more_values_than_the_bound_is_not_parsed() {
+        let raw = format!("[{}1]", "1,".repeat(MAX_JSON_VALUES));
+        let p = payload(Some("json"), &raw);
+        assert_eq!(p.value, Value::Null);
+        assert_eq!(
+            p.parse_error.as_deref(),
+            Some(
+                "the payload holds more than 2000000 values (past byte 3999998): so large a tree is not built"
+            )
+        );
+        assert_eq!(payload(Some("text"), &raw).parse_error, None);
+    }
 
     #[test]
     fn json_ok_and_broken() {

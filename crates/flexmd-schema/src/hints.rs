@@ -112,6 +112,11 @@ fn hint(v: &Violation, schema: &Value) -> String {
         "pattern_mismatch" => "Rewrite the string to match the pattern.".to_owned(),
         "invalid_format" => "Rewrite the string in that format.".to_owned(),
         "schema_not_found" => "Register the schema or use a predefined one.".to_owned(),
+        "too_deep" => "Nest the value less deeply.".to_owned(),
+        "too_large" => {
+            "Answer with a smaller value: summarise, or split it across answers.".to_owned()
+        }
+        "no_json" => "Answer with one JSON value.".to_owned(),
         _ => "Make the value satisfy the schema.".to_owned(),
     };
     text.push_str(". ");

@@ -81,6 +81,20 @@ impl Registry {
                 "no_json",
             ));
         };
+        if found
+            .repairs
+            .iter()
+            .any(|r| r.kind == flexmd_detect::RepairKind::ValueLimit)
+        {
+            // Only part of the value was read: its violations would be wrong.
+            return Ok(Outcome::failure(
+                format!(
+                    "The JSON holds more than {} values, more than flexmd reads from one text (a bound on memory)",
+                    flexmd_core::MAX_JSON_VALUES
+                ),
+                "too_large",
+            ));
+        }
         let outcome = self.validate_and_transform_schema(schema, &found.value, options)?;
         let source = text.get(found.start..found.end).unwrap_or_default();
         let index = LineIndex::new(text);

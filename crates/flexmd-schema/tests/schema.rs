@@ -786,6 +786,24 @@ mod bad_input {
     }
 
     #[test]
+    fn a_text_of_more_values_than_flexmd_reads_is_not_validated() {
+        // 1 000 001 objects of one member: 2 000 003 values. Only part of it
+        // would be read, so its violations would be wrong.
+        let text = format!("[{}{{\"a\": 1}}]", "{\"a\": 1},".repeat(1_000_000));
+        let r = Registry::new();
+        let schema = json!({"type": "array", "items": {"type": "object"}});
+        let outcome = r
+            .validate_text(&text, &schema, TransformOptions::default())
+            .unwrap();
+        assert!(!outcome.valid);
+        assert_eq!(codes(&outcome), [(String::new(), "too_large".to_owned())]);
+        assert_eq!(
+            hints(&outcome.errors, &schema)[0].hint,
+            "Fix root: The JSON holds more than 2000000 values, more than flexmd reads from one text (a bound on memory). Answer with a smaller value: summarise, or split it across answers."
+        );
+    }
+
+    #[test]
     fn a_huge_instance_is_validated() {
         let r = Registry::new();
         let files: Vec<Value> = (0..200_000)
