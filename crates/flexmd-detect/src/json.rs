@@ -415,7 +415,9 @@ pub enum Pick {
 ///    `{k: v for k in ks}` in a sentence are not taken for JSON; else the
 ///    first empty object.
 ///
-/// [`FoundJson::pick`] says which rule chose the value.
+/// [`FoundJson::pick`] says which rule chose the value. A value of more
+/// than [`MAX_JSON_VALUES`] values is read up to that bound and carries a
+/// [`RepairKind::ValueLimit`] repair.
 ///
 /// ```
 /// use flexmd_detect::{JsonSource, Pick, find_json};
@@ -539,6 +541,10 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
 /// included), then the objects and arrays in the prose around them, as
 /// [`find_json`] reads them. Values inside reasoning blocks are included,
 /// with `in_reasoning` set.
+///
+/// At most [`MAX_JSON_VALUES`] values (elements, members and containers)
+/// are kept across everything found, a bound on memory: past it the search
+/// stops, and the last value carries a [`RepairKind::ValueLimit`] repair.
 ///
 /// ```
 /// use flexmd_detect::find_all_json;
