@@ -151,24 +151,25 @@ pub fn parse_json(text: &str, leniency: Leniency) -> Result<ParsedJson, JsonErro
     parse_within(text, leniency, MAX_JSON_VALUES).map(|(parsed, _)| parsed)
 }
 
-/// [`parse_json`] reading at most `limit` values; with how many it read.
+/// [`parse_json`] reading at most `limit` values; with how many it read
+/// when the repair step counted them (strict and JSON5 values are counted
+/// only by callers that keep a budget: [`spend`]).
 fn parse_within(
     text: &str,
     leniency: Leniency,
     limit: usize,
-) -> Result<(ParsedJson, usize), JsonError> {
+) -> Result<(ParsedJson, Option<usize>), JsonError> {
     let too_large = json_values_exceed(text, limit);
     if too_large.is_none()
         && let Ok(value) = serde_json::from_str::<Value>(text)
     {
-        let values = count_values(&value);
         return Ok((
             ParsedJson {
                 value,
                 method: JsonMethod::Strict,
                 repairs: Vec::new(),
             },
-            values,
+            None,
         ));
     }
     let json5_error = match (too_large, json_nesting_exceeds(text, MAX_DEPTH)) {
@@ -181,10 +182,7 @@ fn parse_within(
             at: offset.into(),
         },
         (None, None) => match json5::from_str::<Value>(text) {
-            Ok(value) => {
-                let values = count_values(&value);
-                return Ok((json5_value(text, value), values));
-            }
+            Ok(value) => return Ok((json5_value(text, value), None)),
             Err(e) => {
                 let offset = e
                     .position()
@@ -201,11 +199,18 @@ fn parse_within(
         Leniency::Repair => match parse_lenient(text, 0, true, limit) {
             Ok(l) => {
                 let values = l.values;
-                Ok((repaired(l), values))
+                Ok((repaired(l), Some(values)))
             }
             Err(f) => escaped(text, limit).ok_or_else(|| JsonError::from_failure(f)),
         },
     }
+}
+
+/// Takes what a kept value holds from the budget `left`: its count when the
+/// parse made one, else counted now.
+fn spend(left: &mut usize, parsed: &ParsedJson, counted: Option<usize>) {
+    let values = counted.unwrap_or_else(|| count_values(&parsed.value));
+    *left = left.saturating_sub(values);
 }
 
 /// How many values `value` holds, itself included.
@@ -226,7 +231,7 @@ fn count_values(value: &Value) -> usize {
 /// A whole answer written as an escaped string (`{\"a\": \"b\"}`): every
 /// quote has a backslash before it. Read with one level of escapes removed;
 /// repair offsets point into `text`.
-fn escaped(text: &str, limit: usize) -> Option<(ParsedJson, usize)> {
+fn escaped(text: &str, limit: usize) -> Option<(ParsedJson, Option<usize>)> {
     let first = text.find("\\\"")?;
     let bytes = text.as_bytes();
     let all_escaped = quote_offsets(text).all(|i| i > 0 && bytes.get(i - 1) == Some(&b'\\'));
@@ -268,7 +273,7 @@ fn escaped(text: &str, limit: usize) -> Option<(ParsedJson, usize)> {
             method: JsonMethod::Repaired,
             repairs,
         },
-        l.values,
+        Some(l.values),
     ))
 }
 
@@ -486,12 +491,12 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
         for (_, block, one_line) in spans {
             let (value, closed) = match (block, one_line) {
                 (Some(f), _) => (
-                    fence_values(f, tier, &mut MAX_JSON_VALUES.clone())
+                    fence_values(f, tier, &mut { MAX_JSON_VALUES })
                         .into_iter()
                         .next(),
                     f.closed,
                 ),
-                (None, Some(f)) => (inline_value(text, f, &mut MAX_JSON_VALUES.clone()), true),
+                (None, Some(f)) => (inline_value(text, f, &mut { MAX_JSON_VALUES }), true),
                 (None, None) => (None, false),
             };
             let Some(mut value) = value.filter(|v| outside(v)) else {
@@ -514,15 +519,9 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
     let prose = regions
         .iter()
         .find_map(|&(start, end)| {
-            prose_values(
-                text,
-                start,
-                end,
-                Some(&outside),
-                &mut MAX_JSON_VALUES.clone(),
-            )
-            .into_iter()
-            .next()
+            prose_values(text, start, end, Some(&outside), &mut { MAX_JSON_VALUES })
+                .into_iter()
+                .next()
         })
         .or_else(|| {
             regions
@@ -801,8 +800,8 @@ fn inline_value(text: &str, fence: &InlineFence, left: &mut usize) -> Option<Fou
     if *left == 0 {
         return None;
     }
-    let (parsed, values) = parse_within(trimmed, Leniency::Repair, *left).ok()?;
-    *left = left.saturating_sub(values);
+    let (parsed, counted) = parse_within(trimmed, Leniency::Repair, *left).ok()?;
+    spend(left, &parsed, counted);
     let mut found = found_at(lead, lead + trimmed.len(), parsed);
     found.source = fence.source;
     found.lang.clone_from(&fence.lang);
@@ -904,8 +903,8 @@ fn fence_values(fence: &Fence, source: JsonSource, left: &mut usize) -> Vec<Foun
     if *left == 0 {
         return Vec::new();
     }
-    if let Ok((parsed, values)) = parse_within(trimmed, Leniency::Repair, *left) {
-        *left = left.saturating_sub(values);
+    if let Ok((parsed, counted)) = parse_within(trimmed, Leniency::Repair, *left) {
+        spend(left, &parsed, counted);
         return vec![in_text(found_at(lead, lead + trimmed.len(), parsed))];
     }
     let mut found = Vec::new();
@@ -916,10 +915,11 @@ fn fence_values(fence: &Fence, source: JsonSource, left: &mut usize) -> Vec<Foun
         };
         let start = at + blank_len(content.get(at..).unwrap_or_default()).0;
         let slice = content.get(start..l.end).unwrap_or_default();
-        let Ok((parsed, values)) = parse_within(slice, Leniency::Repair, *left) else {
+        let Ok((parsed, _)) = parse_within(slice, Leniency::Repair, *left) else {
             break;
         };
-        *left = left.saturating_sub(values);
+        // The lenient reading of the same text counted its values.
+        *left = left.saturating_sub(l.values);
         found.push(in_text(found_at(
             start,
             l.end,
@@ -1035,9 +1035,9 @@ fn prose_values(
                 let slice = region.get(open..l.end).unwrap_or_default();
                 let counts = slice.len() == whole.len()
                     || (holds_something(&l.value) && looks_like_data(slice, &l.value));
-                if counts && let Ok((parsed, values)) = parse_within(slice, Leniency::Repair, *left)
-                {
-                    *left = left.saturating_sub(values);
+                if counts && let Ok((parsed, _)) = parse_within(slice, Leniency::Repair, *left) {
+                    // The lenient reading of the same text counted its values.
+                    *left = left.saturating_sub(l.values);
                     let value = found_at(open, l.end, with_limit(parsed, &l, open));
                     match first {
                         Some(accept) if accept(&value) => return vec![value],
