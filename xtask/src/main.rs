@@ -24,6 +24,7 @@ mod json5;
 mod jsonpath;
 mod jsonschema_suite;
 mod llm_json;
+mod python;
 #[cfg(test)]
 mod tidy;
 
@@ -40,8 +41,9 @@ fn main() -> ExitCode {
         Some("layering") => layering(),
         Some("codegen") => codegen::run(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
+        Some("python") => python::run_tests(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET]>"
+            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark]>"
                 .to_owned(),
         ),
     };
@@ -84,15 +86,20 @@ fn ci() -> Result {
         "-D",
         "warnings",
     ])?;
-    // The README's test command.
+    // The README's test commands: the crates, then the Python package.
     cargo(&["test", "--workspace"])?;
+    python::run_tests(&[])?;
     // Generated docs and schemas must match the code that generates them.
     codegen::run(&["--check".to_owned()])?;
     // Every crate a user installs must package for a registry (a path-only
     // or unpublishable dependency would break `cargo install`).
-    // The published crates: every layer but the test kit.
+    // The published crates: every layer but the test kit and the Python
+    // bindings (shipped as a wheel).
     let mut package = vec!["package", "--no-verify", "--allow-dirty"];
-    for (krate, _) in LAYERS.iter().filter(|(k, _)| *k != "flexmd-testkit") {
+    for (krate, _) in LAYERS
+        .iter()
+        .filter(|(k, _)| !["flexmd-testkit", "flexmd-py"].contains(k))
+    {
         package.extend(["-p", krate]);
     }
     cargo(&package)?;
@@ -389,6 +396,17 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("flexmd-artifact", &["flexmd-core"]),
     (
         "flexmd-cli",
+        &[
+            "flexmd-core",
+            "flexmd-frames",
+            "flexmd-ofs",
+            "flexmd-detect",
+            "flexmd-schema",
+            "flexmd-artifact",
+        ],
+    ),
+    (
+        "flexmd-py",
         &[
             "flexmd-core",
             "flexmd-frames",

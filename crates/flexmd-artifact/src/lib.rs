@@ -12,6 +12,7 @@
 //! ```
 
 mod artifact;
+mod call;
 mod error;
 mod grep;
 mod json;
@@ -23,6 +24,7 @@ mod tools;
 mod turn;
 
 pub use artifact::SpooledArtifact;
+pub use call::{ReadAs, ToolCall, ToolCallResult, tool_calls};
 pub use error::ArtifactError;
 pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
 pub use json::{JsonFormat, MAX_DOCUMENT_BYTES, SpooledJsonArtifact};

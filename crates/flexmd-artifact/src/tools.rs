@@ -562,7 +562,7 @@ pub fn check_arguments(name: &str, arguments: &str) -> Result<(), ArtifactError>
 /// The tools forged for a set of artifacts, and the dispatcher for calls.
 #[derive(Debug)]
 pub struct ToolSet<'a> {
-    artifacts: &'a [(String, Artifact)],
+    artifacts: Vec<(&'a str, &'a Artifact)>,
     tools: Vec<(&'static Spec, Vec<&'a str>)>,
     caps: Caps,
 }
@@ -578,6 +578,10 @@ impl std::fmt::Debug for Spec {
 /// is a JSON one, the `artifact_md_*` tools when there is a Markdown one.
 /// Each tool's `callId` enum lists only the artifacts it works on.
 ///
+/// The artifacts may be owned or shared: any `(id, artifact)` pairs whose
+/// id reads as a `str` and whose artifact borrows as an [`Artifact`]
+/// (`(String, Artifact)`, `(&str, Arc<Artifact>)`, ...).
+///
 /// ```
 /// use flexmd_artifact::{Artifact, MemoryReader, SpooledArtifact, forge_tools};
 ///
@@ -588,7 +592,15 @@ impl std::fmt::Debug for Spec {
 /// let err = tools.call("artifact_tail", r#"{"callId": "call_9"}"#).unwrap_err();
 /// assert_eq!(err.to_string(), "artifact_tail: `callId` must be one of \"call_1\" (got \"call_9\")");
 /// ```
-pub fn forge_tools(artifacts: &[(String, Artifact)]) -> ToolSet<'_> {
+pub fn forge_tools<S, A>(artifacts: &[(S, A)]) -> ToolSet<'_>
+where
+    S: AsRef<str>,
+    A: std::borrow::Borrow<Artifact>,
+{
+    let artifacts: Vec<(&str, &Artifact)> = artifacts
+        .iter()
+        .map(|(id, a)| (id.as_ref(), a.borrow()))
+        .collect();
     let mut tools = Vec::new();
     for spec in SPECS {
         let ids: Vec<&str> = artifacts
@@ -598,7 +610,7 @@ pub fn forge_tools(artifacts: &[(String, Artifact)]) -> ToolSet<'_> {
                 Family::Json => matches!(a, Artifact::Json(_)),
                 Family::Markdown => matches!(a, Artifact::Markdown(_)),
             })
-            .map(|(id, _)| id.as_str())
+            .map(|(id, _)| *id)
             .collect();
         if !ids.is_empty() {
             tools.push((spec, ids));
@@ -688,8 +700,8 @@ impl<'a> ToolSet<'a> {
         let artifact = self
             .artifacts
             .iter()
-            .find(|(id, _)| id == args.call_id)
-            .map(|(_, a)| a)
+            .find(|(id, _)| *id == args.call_id)
+            .map(|(_, a)| *a)
             .ok_or_else(|| {
                 ArtifactError::Call(format!("{name}: no artifact `{}`", args.call_id))
             })?;

@@ -74,7 +74,11 @@ fn tools_per_kind_with_narrowed_call_ids() {
         Artifact::Text(SpooledArtifact::new(MemoryReader::new("x"))),
     )];
     assert_eq!(forge_tools(&text_only).definitions().len(), 7);
-    assert!(forge_tools(&[]).definitions().is_empty());
+    assert!(
+        forge_tools::<String, Artifact>(&[])
+            .definitions()
+            .is_empty()
+    );
 }
 
 #[test]

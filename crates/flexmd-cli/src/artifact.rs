@@ -9,9 +9,8 @@ use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, ValueEnum};
 use flexmd_artifact::{
-    Artifact, ArtifactError, ArtifactKind, FileReader, JsonFormat, SpooledArtifact,
-    SpooledJsonArtifact, SpooledMarkdownArtifact, ToolInfo, ToolSet, check_arguments, forge_tools,
-    tool_catalogue,
+    Artifact, ArtifactError, ArtifactKind, FileReader, ReadAs, ToolCall, ToolCallResult, ToolInfo,
+    ToolSet, check_arguments, forge_tools, tool_calls, tool_catalogue,
 };
 use serde_json::{Map, Value, json};
 
@@ -34,6 +33,20 @@ pub(crate) enum Kind {
     Markdown,
     /// Plain text (the line tools only).
     Text,
+}
+
+impl Kind {
+    /// The library's name for the kind.
+    fn read_as(self) -> ReadAs {
+        match self {
+            Self::Json => ReadAs::Json,
+            Self::Json5 => ReadAs::Json5,
+            Self::Jsonl => ReadAs::Jsonl,
+            Self::Ndjson => ReadAs::Ndjson,
+            Self::Markdown => ReadAs::Markdown,
+            Self::Text => ReadAs::Text,
+        }
+    }
 }
 
 /// `--as`: the kind of every file, instead of the one its extension gives.
@@ -286,18 +299,7 @@ const PROGRESS_FROM: u64 = 64 << 20;
 
 /// Opens `input` as `kind`, or the kind its name gives.
 fn open(input: &MappedInput, kind: Option<Kind>) -> Result<(String, Artifact), CliError> {
-    let extension = Path::new(&input.name)
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let kind = kind.unwrap_or(match extension.as_deref() {
-        Some("json") => Kind::Json,
-        Some("json5") => Kind::Json5,
-        Some("jsonl") => Kind::Jsonl,
-        Some("ndjson") => Kind::Ndjson,
-        Some("md" | "markdown") => Kind::Markdown,
-        _ => Kind::Text,
-    });
+    let read_as = kind.map_or_else(|| ReadAs::for_path(Path::new(&input.name)), Kind::read_as);
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let progress =
         (size >= PROGRESS_FROM).then(|| Progress::start(&format!("indexing {}", input.name)));
@@ -308,20 +310,7 @@ fn open(input: &MappedInput, kind: Option<Kind>) -> Result<(String, Artifact), C
     };
     let reader = FileReader::open_with_progress(&input.path, &mut report)?;
     drop(progress);
-    let format = match kind {
-        Kind::Json5 => Some(JsonFormat::Json5),
-        Kind::Jsonl => Some(JsonFormat::Jsonl),
-        Kind::Ndjson => Some(JsonFormat::Ndjson),
-        _ => None,
-    };
-    let artifact = match kind {
-        Kind::Text => Artifact::Text(SpooledArtifact::new(reader)),
-        Kind::Markdown => Artifact::Markdown(SpooledMarkdownArtifact::new(reader)),
-        Kind::Json | Kind::Json5 | Kind::Jsonl | Kind::Ndjson => {
-            Artifact::Json(SpooledJsonArtifact::new(reader, format)?)
-        }
-    };
-    Ok((input.name.clone(), artifact))
+    Ok((input.name.clone(), Artifact::read(reader, read_as)?))
 }
 
 /// The opened files, and the inputs that must outlive them (a spooled
@@ -473,7 +462,7 @@ pub(crate) fn artifact(matches: &ArgMatches, json_out: bool) -> Result<ExitCode,
             kind_name(&artifacts)
         )));
     }
-    let calls = vec![Call {
+    let calls = vec![ToolCall {
         id: None,
         name,
         arguments: Value::Object(args).to_string(),
@@ -489,80 +478,13 @@ fn kind_name(artifacts: &[(String, Artifact)]) -> &'static str {
     }
 }
 
-/// One tool call read from the `--call` JSON.
-#[derive(Debug)]
-struct Call {
-    /// The provider's id for the call, when it has one.
-    id: Option<String>,
-    name: String,
-    /// JSON text of an object.
-    arguments: String,
-}
-
-/// The calls in any of the shapes providers emit (see [`CallArgs::call`]).
-fn calls_in(value: &Value) -> Result<Vec<Call>, CliError> {
-    let bad = |what: &str| {
-        CliError::Usage(format!(
-            "the call is not a tool call: {what}; give {{\"name\", \"arguments\"}}, an OpenAI \
-             tool call or an Anthropic tool_use block (or an array of them)"
-        ))
-    };
-    match value {
-        Value::Array(items) => {
-            let mut all = Vec::new();
-            for item in items {
-                all.extend(calls_in(item)?);
-            }
-            Ok(all)
-        }
-        // An OpenAI assistant message, or an Anthropic one.
-        Value::Object(map) if map.get("tool_calls").is_some_and(Value::is_array) => {
-            calls_in(&map["tool_calls"])
-        }
-        Value::Object(map) if map.get("content").is_some_and(Value::is_array) => {
-            let uses: Vec<Value> = map["content"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter(|b| b["type"] == "tool_use")
-                .cloned()
-                .collect();
-            if uses.is_empty() {
-                return Err(bad("the message has no tool_use block"));
-            }
-            calls_in(&Value::Array(uses))
-        }
-        Value::Object(map) => {
-            // OpenAI: {"id", "type": "function", "function": {"name", "arguments"}}.
-            let body = map
-                .get("function")
-                .filter(|f| f.is_object())
-                .unwrap_or(value);
-            let name = body["name"]
-                .as_str()
-                .ok_or_else(|| bad("it has no string `name`"))?;
-            let arguments = match body.get("arguments").or_else(|| body.get("input")) {
-                Some(Value::String(text)) => text.clone(),
-                Some(Value::Null) | None => "{}".to_owned(),
-                Some(other) => other.to_string(),
-            };
-            Ok(vec![Call {
-                id: map.get("id").and_then(Value::as_str).map(str::to_owned),
-                name: name.to_owned(),
-                arguments,
-            }])
-        }
-        _ => Err(bad("it is not an object")),
-    }
-}
-
 /// Runs `calls` and prints their results: one call's result as text (or a
 /// JSON object with `--json`); several as a JSON array of `{id, name,
 /// result | error}`. Exit 1 when a call fails or finds nothing (`(empty
 /// list)`, `(undefined)`), 2 for a bad query in `flexmd artifact`.
 fn run_calls(
     tools: &ToolSet<'_>,
-    calls: &[Call],
+    calls: &[ToolCall],
     json_out: bool,
     from_command_line: bool,
 ) -> Result<ExitCode, CliError> {
@@ -570,32 +492,36 @@ fn run_calls(
     let mut worst = 0u8;
     for call in calls {
         let progress = Progress::start(&format!("running {}", call.name));
+        // Run as the tool set does, keeping the typed error for its exit code.
         let outcome = tools.call(&call.name, &call.arguments);
         drop(progress);
-        let mut entry = Map::new();
-        if let Some(id) = &call.id {
-            entry.insert("id".to_owned(), json!(id));
-        }
-        entry.insert("name".to_owned(), json!(call.name));
-        match outcome {
-            Ok(text) => {
-                if text == "(empty list)" || text == "(undefined)" {
-                    worst = worst.max(1);
-                }
-                entry.insert("result".to_owned(), Value::String(text));
-            }
+        let entry = match outcome {
+            Ok(text) => ToolCallResult {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                result: Some(text),
+                error: None,
+            },
             Err(e) => {
                 worst = worst.max(if from_command_line { error_code(&e) } else { 1 });
-                entry.insert("error".to_owned(), Value::String(e.to_string()));
+                ToolCallResult {
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    result: None,
+                    error: Some(e.to_string()),
+                }
             }
+        };
+        if entry.found_nothing() {
+            worst = worst.max(1);
         }
-        results.push(Value::Object(entry));
+        results.push(entry);
     }
     match results.as_slice() {
         [one] if !json_out => {
-            if let Some(text) = one["result"].as_str() {
+            if let Some(text) = &one.result {
                 print(&format!("{text}\n"))?;
-            } else if let Some(error) = one["error"].as_str() {
+            } else if let Some(error) = &one.error {
                 // The text a model would get back, on stderr.
                 eprintln!("{error}");
             }
@@ -632,7 +558,7 @@ pub(crate) fn call(args: CallArgs, json_out: bool) -> Result<ExitCode, CliError>
     };
     let value: Value = serde_json::from_str(&text)
         .map_err(|e| CliError::Usage(format!("the call is not JSON: {e}")))?;
-    let calls = calls_in(&value)?;
+    let calls = tool_calls(&value).map_err(|e| CliError::Usage(e.to_string()))?;
     if calls.is_empty() {
         return Err(CliError::Usage(
             "the call list is empty: give at least one tool call".to_owned(),

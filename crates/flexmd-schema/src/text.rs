@@ -48,6 +48,38 @@ impl Outcome {
 }
 
 impl Registry {
+    /// Validates a value already read (not a text) against `schema`, after
+    /// `options`' coercion and defaults, as [`Registry::validate_text`]
+    /// judges the value it finds: each value coerced is also a warning, so
+    /// [`Outcome::into_strict`] counts it.
+    ///
+    /// ```
+    /// use flexmd_schema::{Registry, TransformOptions};
+    /// let registry = Registry::new();
+    /// let schema = serde_json::json!({"properties": {"n": {"type": "integer"}}});
+    /// let options = TransformOptions { coerce: true, apply_defaults: true };
+    /// let outcome = registry.validate_value(&serde_json::json!({"n": "3"}), &schema, options).unwrap();
+    /// assert_eq!(outcome.data, Some(serde_json::json!({"n": 3})));
+    /// assert_eq!(outcome.warnings[0].code, "coerced");
+    /// assert!(!outcome.into_strict().valid);
+    /// ```
+    pub fn validate_value(
+        &self,
+        value: &Value,
+        schema: &Value,
+        options: TransformOptions,
+    ) -> Result<Outcome, SchemaError> {
+        let mut outcome = self.validate_and_transform_schema(schema, value, options)?;
+        let coerced: Vec<Violation> = outcome
+            .changes
+            .iter()
+            .filter(|c| c.kind == ChangeKind::Coerced)
+            .map(|c| coercion_warning(&c.path, &c.pointer, c.from.as_ref(), Some(&c.to)))
+            .collect();
+        outcome.warnings.extend(coerced);
+        Ok(outcome)
+    }
+
     /// Validates the JSON value in `text` (a model's answer: found in a
     /// fence or in prose, repaired if need be) against `schema`, after
     /// `options`' coercion and defaults. Each violation gets the line and

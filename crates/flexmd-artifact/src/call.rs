@@ -1,0 +1,245 @@
+//! Tool calls in the shapes providers emit, how a file is read as an
+//! artifact, and the result of one call as JSON.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::artifact::SpooledArtifact;
+use crate::error::ArtifactError;
+use crate::json::{JsonFormat, SpooledJsonArtifact};
+use crate::markdown::SpooledMarkdownArtifact;
+use crate::reader::SpoolReader;
+use crate::tools::{Artifact, ToolSet};
+
+/// One tool call a model made: which tool, with which arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    /// The provider's id for the call (OpenAI's `id`, Anthropic's
+    /// `tool_use` id), when it has one.
+    pub id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, as JSON text of an object.
+    pub arguments: String,
+}
+
+/// The tool calls in `value`, in any of the shapes providers emit:
+/// `{"name", "arguments"}` (arguments an object or JSON text), an OpenAI
+/// tool call (`{"id", "type": "function", "function": {"name",
+/// "arguments"}}`) or an assistant message holding `tool_calls`, an
+/// Anthropic `tool_use` block (`{"id", "name", "input"}`) or a message whose
+/// `content` holds them, or an array of any of these.
+///
+/// ```
+/// use flexmd_artifact::tool_calls;
+/// use serde_json::json;
+///
+/// let openai = json!({"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+///     "function": {"name": "artifact_head", "arguments": "{\"callId\": \"log\", \"n\": 2}"}}]});
+/// let calls = tool_calls(&openai).unwrap();
+/// assert_eq!((calls[0].id.as_deref(), calls[0].name.as_str()), (Some("c1"), "artifact_head"));
+///
+/// let anthropic = json!({"type": "tool_use", "id": "t1", "name": "artifact_tail", "input": {"callId": "log"}});
+/// assert_eq!(tool_calls(&anthropic).unwrap()[0].arguments, r#"{"callId":"log"}"#);
+/// assert!(tool_calls(&json!(42)).is_err());
+/// ```
+pub fn tool_calls(value: &Value) -> Result<Vec<ToolCall>, ArtifactError> {
+    let bad = |what: &str| {
+        ArtifactError::Call(format!(
+            "the call is not a tool call: {what}; give {{\"name\", \"arguments\"}}, an OpenAI \
+             tool call or an Anthropic tool_use block (or an array of them)"
+        ))
+    };
+    match value {
+        Value::Array(items) => {
+            let mut all = Vec::new();
+            for item in items {
+                all.extend(tool_calls(item)?);
+            }
+            Ok(all)
+        }
+        Value::Object(map) => {
+            // An OpenAI assistant message.
+            if let Some(calls @ Value::Array(_)) = map.get("tool_calls") {
+                return tool_calls(calls);
+            }
+            // An Anthropic assistant message.
+            if let Some(Value::Array(blocks)) = map.get("content") {
+                let uses: Vec<Value> = blocks
+                    .iter()
+                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+                    .cloned()
+                    .collect();
+                if uses.is_empty() {
+                    return Err(bad("the message has no tool_use block"));
+                }
+                return tool_calls(&Value::Array(uses));
+            }
+            // OpenAI: {"id", "type": "function", "function": {"name", "arguments"}}.
+            let body = map
+                .get("function")
+                .filter(|f| f.is_object())
+                .unwrap_or(value);
+            let name = body
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad("it has no string `name`"))?;
+            let arguments = match body.get("arguments").or_else(|| body.get("input")) {
+                Some(Value::String(text)) => text.clone(),
+                Some(Value::Null) | None => "{}".to_owned(),
+                Some(other) => other.to_string(),
+            };
+            Ok(vec![ToolCall {
+                id: map.get("id").and_then(Value::as_str).map(str::to_owned),
+                name: name.to_owned(),
+                arguments,
+            }])
+        }
+        _ => Err(bad("it is not an object")),
+    }
+}
+
+/// What one tool call returned, as `flexmd call --json` prints it:
+/// `{"id"?, "name", "result"}` or `{"id"?, "name", "error"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct ToolCallResult {
+    /// The provider's id for the call, when it had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The text the model is given back, when the call ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// Why the call could not run, written for the model to act on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl ToolCallResult {
+    /// Whether the call ran but found nothing (`(empty list)`,
+    /// `(undefined)`).
+    pub fn found_nothing(&self) -> bool {
+        matches!(self.result.as_deref(), Some("(empty list)" | "(undefined)"))
+    }
+}
+
+impl ToolSet<'_> {
+    /// Runs `call` and keeps its id: the result or the error, as
+    /// [`ToolCallResult`].
+    pub fn run_call(&self, call: &ToolCall) -> ToolCallResult {
+        let (result, error) = match self.call(&call.name, &call.arguments) {
+            Ok(text) => (Some(text), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        ToolCallResult {
+            id: call.id.clone(),
+            name: call.name.clone(),
+            result,
+            error,
+        }
+    }
+}
+
+/// How a file is read as an artifact: the kinds of content the tools know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReadAs {
+    /// JSON, JSON5 or JSON Lines, told apart by content.
+    Json,
+    /// JSON5 (comments, trailing commas, unquoted keys).
+    Json5,
+    /// JSON Lines: one value per line.
+    Jsonl,
+    /// The same as [`ReadAs::Jsonl`], under its other name.
+    Ndjson,
+    /// Markdown.
+    Markdown,
+    /// Plain text: the line tools only.
+    Text,
+}
+
+impl ReadAs {
+    /// The kind a file's extension gives: `.json`, `.json5`, `.jsonl`,
+    /// `.ndjson` are JSON of that format, `.md` and `.markdown` Markdown,
+    /// anything else text.
+    ///
+    /// ```
+    /// use flexmd_artifact::ReadAs;
+    /// assert_eq!(ReadAs::for_path("logs/run.JSONL".as_ref()), ReadAs::Jsonl);
+    /// assert_eq!(ReadAs::for_path("notes.txt".as_ref()), ReadAs::Text);
+    /// ```
+    pub fn for_path(path: &Path) -> Self {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match extension.as_deref() {
+            Some("json") => Self::Json,
+            Some("json5") => Self::Json5,
+            Some("jsonl") => Self::Jsonl,
+            Some("ndjson") => Self::Ndjson,
+            Some("md" | "markdown") => Self::Markdown,
+            _ => Self::Text,
+        }
+    }
+
+    /// The kind's name, as `--as` and the bindings spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Json => "json",
+            Self::Json5 => "json5",
+            Self::Jsonl => "jsonl",
+            Self::Ndjson => "ndjson",
+            Self::Markdown => "markdown",
+            Self::Text => "text",
+        }
+    }
+}
+
+impl FromStr for ReadAs {
+    type Err = ArtifactError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s {
+            "json" => Self::Json,
+            "json5" => Self::Json5,
+            "jsonl" => Self::Jsonl,
+            "ndjson" => Self::Ndjson,
+            "markdown" | "md" => Self::Markdown,
+            "text" => Self::Text,
+            other => {
+                return Err(ArtifactError::Call(format!(
+                    "unknown kind `{other}`: read as json, json5, jsonl, ndjson, markdown or text"
+                )));
+            }
+        })
+    }
+}
+
+impl Artifact {
+    /// An artifact over `reader`, read as `kind`. JSON whose format is not
+    /// given (`ReadAs::Json`) has it inferred from the content, and content
+    /// that is no JSON in any format is an error.
+    ///
+    /// ```
+    /// use flexmd_artifact::{Artifact, ArtifactKind, MemoryReader, ReadAs};
+    /// let a = Artifact::read(MemoryReader::new("# Title\n"), ReadAs::Markdown).unwrap();
+    /// assert_eq!(a.kind(), ArtifactKind::Markdown);
+    /// assert!(Artifact::read(MemoryReader::new("not json"), ReadAs::Json).is_err());
+    /// ```
+    pub fn read(reader: impl SpoolReader + 'static, kind: ReadAs) -> Result<Self, ArtifactError> {
+        let format = match kind {
+            ReadAs::Json5 => Some(JsonFormat::Json5),
+            ReadAs::Jsonl => Some(JsonFormat::Jsonl),
+            ReadAs::Ndjson => Some(JsonFormat::Ndjson),
+            ReadAs::Json => None,
+            ReadAs::Markdown => return Ok(Self::Markdown(SpooledMarkdownArtifact::new(reader))),
+            ReadAs::Text => return Ok(Self::Text(SpooledArtifact::new(reader))),
+        };
+        Ok(Self::Json(SpooledJsonArtifact::new(reader, format)?))
+    }
+}

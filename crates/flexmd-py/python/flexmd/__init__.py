@@ -1,0 +1,221 @@
+"""flexmd makes LLM output dependable.
+
+Find and repair the JSON in a model's answer (:func:`loads`), tell a model in
+plain Markdown what shape to answer in and extract its answer
+(:class:`Spec`), validate data against JSON Schemas or Pydantic models with
+coercion and defaults (:func:`validate`), ask again with precise hints until
+the answer is valid (:func:`ask`), and let a model query tool outputs too
+large for a prompt (:class:`Artifact`, :func:`forge_tools`).
+
+Every function returns the same JSON the ``flexmd`` command-line tool prints
+for the same input, as plain dicts and lists.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional
+
+from . import _flexmd
+from ._errors import (
+    ArtifactError,
+    FlexmdError,
+    JSONNotFound,
+    SchemaError,
+    SpecError,
+    ToolCallError,
+    ValidationError,
+)
+from ._flexmd import (
+    Artifact,
+    Spec,
+    ToolSet,
+    __version__,
+    detect_objects,
+    find_json,
+    forge_tools,
+    hints as _hints,
+    loads,
+    outline,
+    parse_any,
+    parse_flexmd,
+    schema,
+    schema_names,
+    stringify_flexmd,
+)
+
+__all__ = [
+    "Artifact",
+    "ArtifactError",
+    "FlexmdError",
+    "JSONNotFound",
+    "SchemaError",
+    "Spec",
+    "SpecError",
+    "ToolCallError",
+    "ToolSet",
+    "ValidationError",
+    "__version__",
+    "ask",
+    "detect_objects",
+    "find_json",
+    "forge_tools",
+    "hints",
+    "loads",
+    "outline",
+    "parse_any",
+    "parse_flexmd",
+    "schema",
+    "schema_names",
+    "stringify_flexmd",
+    "validate",
+]
+
+
+def _model_class(schema: Any) -> Optional[type]:
+    """The Pydantic model class ``schema`` is, if it is one."""
+    if isinstance(schema, type) and hasattr(schema, "model_json_schema") and hasattr(
+        schema, "model_validate"
+    ):
+        return schema
+    return None
+
+
+def _schema_json(schema: Any) -> Any:
+    """A schema as the native module takes it: a name or a JSON Schema dict."""
+    model = _model_class(schema)
+    return model.model_json_schema() if model is not None else schema
+
+
+def _summary(errors: List[Dict[str, Any]]) -> str:
+    """The first violations, one per clause, for an exception message."""
+    shown = [
+        f"{e.get('path') or 'root'}: {e.get('message', '')}" for e in errors[:3]
+    ]
+    more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+    return "; ".join(shown) + more
+
+
+def _as_model(model: type, data: Any) -> Any:
+    """``data`` as an instance of ``model``; a Pydantic failure becomes a
+    :class:`ValidationError` in flexmd's shape."""
+    try:
+        return model.model_validate(data)
+    except Exception as e:  # pydantic.ValidationError, without importing pydantic
+        details = getattr(e, "errors", None)
+        errors = []
+        for d in details() if callable(details) else []:
+            loc = ".".join(str(p) for p in d.get("loc", ()))
+            errors.append(
+                {
+                    "path": loc,
+                    "pointer": "/" + "/".join(str(p) for p in d.get("loc", ())) if loc else "",
+                    "schemaPath": "",
+                    "message": d.get("msg", ""),
+                    "code": d.get("type", "model_validation"),
+                }
+            )
+        raise ValidationError(
+            f"{model.__name__}: {_summary(errors) or e}", errors=errors
+        ) from e
+
+
+def validate(
+    data: Any,
+    schema: Any,
+    *,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    report: bool = False,
+    hints: bool = False,
+) -> Any:
+    """Validate ``data`` against ``schema`` and return the valid data.
+
+    ``data`` is a value (dict, list, ...) or a text holding JSON (a model's
+    answer: the JSON is found and repaired first). ``schema`` is a JSON
+    Schema dict, the name of a predefined schema (see :func:`schema_names`)
+    or a Pydantic v2 model class, in which case the model instance is
+    returned. ``coerce`` turns ``"42"`` into ``42`` and a scalar into a list
+    where that makes the data valid; ``defaults`` fills in the schema's
+    defaults; ``strict`` counts repairs and coercions as errors.
+
+    Raises :class:`ValidationError` (with ``.errors``) when the data is
+    invalid. With ``report=True``, returns the whole outcome dict instead
+    (``valid``, ``data``, ``errors``, ``warnings``, ``changes``, and
+    ``hints`` with ``hints=True``), as ``flexmd schema validate --json``
+    prints it, and raises nothing for invalid data.
+
+    >>> validate('Sure: {"n": "3"}', {"type": "object", "properties": {"n": {"type": "integer"}}})
+    {'n': 3}
+    """
+    model = _model_class(schema)
+    if model is not None and isinstance(data, model):
+        data = data.model_dump(mode="json")
+    outcome = _flexmd.validate_report(
+        data, _schema_json(schema), coerce, defaults, strict, hints
+    )
+    if report:
+        return outcome
+    if not outcome["valid"]:
+        errors = outcome["errors"]
+        raise ValidationError(
+            f"invalid: {_summary(errors)}", errors=errors, outcome=outcome
+        )
+    value = outcome["data"]
+    return _as_model(model, value) if model is not None else value
+
+
+def hints(errors: List[Dict[str, Any]], schema: Any) -> List[Dict[str, Any]]:
+    """How to fix each violation in ``errors`` (as :class:`ValidationError`
+    lists them) of ``schema`` (a dict, a predefined name or a Pydantic
+    model class): one ``{path, message, fix, ...}`` dict each."""
+    return _hints(errors, _schema_json(schema))
+
+
+def ask(
+    llm: Callable[[str], str],
+    prompt: str,
+    *,
+    schema: Any = None,
+    spec: Optional[Spec] = None,
+    max_retries: int = 3,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    patch: bool = False,
+    max_tokens_total: Optional[int] = None,
+    report: bool = False,
+) -> Any:
+    """Ask ``llm`` until its answer is valid, and return the valid data.
+
+    ``llm`` is any function from a prompt to the answer text: a wrapper of
+    OpenAI, Anthropic or a local model that you already have. The first
+    prompt is ``prompt`` followed by the structure the answer must have (the
+    JSON Schema, or the spec's prompt block); each retry gives the model its
+    last answer and a precise hint for each failing path. ``schema`` is a
+    JSON Schema dict, a predefined name or a Pydantic model class (then the
+    model instance is returned); ``spec`` a :class:`Spec`, for Markdown
+    answers (then the answer as a dict keyed by section name).
+
+    Raises :class:`ValidationError` (``.errors`` of the best attempt,
+    ``.attempts``) when no answer was valid after ``max_retries`` retries;
+    an exception ``llm`` raises is raised as it is. With ``report=True``,
+    returns ``{data, changes, attempts}`` instead.
+    """
+    model = _model_class(schema)
+    accepted = _flexmd.ask_report(
+        llm,
+        prompt,
+        None if schema is None else _schema_json(schema),
+        spec,
+        max_retries,
+        coerce,
+        defaults,
+        strict,
+        patch,
+        max_tokens_total,
+    )
+    if report:
+        return accepted
+    data = accepted["data"]
+    return _as_model(model, data) if model is not None else data

@@ -1,0 +1,404 @@
+"""flexmd makes LLM output dependable.
+
+Find and repair the JSON in a model's answer (:func:`loads`), tell a model in
+plain Markdown what shape to answer in and extract its answer
+(:class:`Spec`), validate data against JSON Schemas or Pydantic models with
+coercion and defaults (:func:`validate`), ask again with precise hints until
+the answer is valid (:func:`ask`), and let a model query tool outputs too
+large for a prompt (:class:`Artifact`, :func:`forge_tools`).
+
+Every function returns the JSON the ``flexmd`` command-line tool prints for
+the same input, as plain dicts and lists.
+"""
+
+from os import PathLike
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    List,
+    Literal,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    TypeVar,
+    Union,
+    overload,
+)
+
+from ._errors import (
+    ArtifactError as ArtifactError,
+    FlexmdError as FlexmdError,
+    JSONNotFound as JSONNotFound,
+    SchemaError as SchemaError,
+    SpecError as SpecError,
+    ToolCallError as ToolCallError,
+    ValidationError as ValidationError,
+)
+
+__version__: str
+
+JSON = Any
+"""A JSON value as Python holds it: dict, list, str, int, float, bool or None."""
+
+Model = TypeVar("Model")
+ArtifactKind = Literal["json", "json5", "jsonl", "ndjson", "markdown", "text"]
+ToolFormat = Literal["openai", "anthropic"]
+
+# ---- lenient JSON -----------------------------------------------------------
+
+def loads(text: str) -> JSON:
+    """The JSON value in an LLM answer: in a fence or in prose, repaired
+    (trailing commas, single quotes, comments, cut-off endings, Python
+    literals, ...). The drop-in for ``json.loads`` on model output.
+
+    Raises :class:`JSONNotFound` (a ``ValueError``) when there is none.
+
+    >>> loads('Sure! ```json\\n{"a": [1, 2,],}\\n```')
+    {'a': [1, 2]}
+    """
+
+def find_json(text: str, all: bool = False, repairs: bool = False) -> Any:
+    """The JSON in a text, as ``flexmd json`` prints it: the best value, or
+    ``None`` when there is none; with ``all=True`` every value (a list);
+    with ``repairs=True`` each as ``{value, start, end, source, method,
+    repairs, pick}``: where it was found and how it was repaired."""
+
+# ---- frames and detection -----------------------------------------------------
+
+def parse_flexmd(
+    text: str,
+    meta: Literal["strings", "infer", "schema"] = "strings",
+    meta_schema: Optional[Dict[str, str]] = None,
+    meta_anywhere: bool = False,
+    array_keys: Optional[List[str]] = None,
+    diagnostics: bool = False,
+) -> Any:
+    """FlexMD frames (``[[type key=value]]`` headers, ``@key: value`` meta,
+    Markdown bodies) to a FlexDocument dict ``{"frames": [...]}``, as
+    ``flexmd frames parse`` prints it. ``meta`` types meta values (``infer``:
+    booleans, null and numbers; ``meta_schema``: a type per key);
+    ``array_keys`` are keys whose values are comma-separated lists (default
+    tags, refs). With ``diagnostics=True``, returns ``(document,
+    diagnostics)``."""
+
+def stringify_flexmd(document: Dict[str, Any], heading_level: Optional[int] = None) -> str:
+    """A FlexDocument dict written as FlexMD (headers as ``## [[...]]``
+    headings at ``heading_level`` when given)."""
+
+def detect_objects(text: str) -> List[Dict[str, Any]]:
+    """The structured objects in any text (FlexMD fences and frames,
+    Markdown snippets, JSON), as ``flexmd detect`` prints them."""
+
+def parse_any(text: str, diagnostics: bool = False) -> Any:
+    """The best reading of any text: ``{flexDocs, markdownSnippets,
+    remainder}``, as ``flexmd parse-any`` prints it; with
+    ``diagnostics=True``, ``(result, diagnostics)``."""
+
+def outline(markdown: str) -> Dict[str, Any]:
+    """The heading outline of Markdown: nested nodes with ``title``,
+    ``level``, ``key``, ``content_md`` and ``children``, as ``flexmd
+    outline`` prints it."""
+
+# ---- output format specs -------------------------------------------------------
+
+class Spec:
+    """An Output Format Spec: a few Markdown lines that tell a model which
+    sections to answer with and what each holds (prose, list, ordered list,
+    table). Immutable and safe to share between threads.
+
+    >>> spec = Spec.parse("## Output format\\n- Summary — prose\\n- Steps — ordered list\\n")
+    >>> spec.to_json("## Summary\\nAll good.\\n## Steps\\n1. one\\n2. two\\n")
+    {'Summary': 'All good.', 'Steps': ['one', 'two']}
+    """
+
+    @staticmethod
+    def parse(text: str) -> "Spec":
+        """Reads a spec from its Markdown block (or its JSON text); raises
+        :class:`SpecError` when the text holds none."""
+    @staticmethod
+    def from_json(value: Union[Dict[str, Any], str]) -> "Spec":
+        """Reads a spec from its OutputFormatSpec JSON (a dict or JSON text)."""
+    @staticmethod
+    def default() -> "Spec":
+        """The general-purpose five-section spec (Short answer, Long answer,
+        Reasoning, Assumptions, Unknowns)."""
+    @property
+    def sections(self) -> List[str]:
+        """The section names, in the spec's order."""
+    @property
+    def warnings(self) -> List[Dict[str, Any]]:
+        """What reading the spec noticed (lines that are not part of it)."""
+    def prompt(self) -> str:
+        """The text to put in a prompt: the canonical block and only the
+        rules it needs (``flexmd ofs enrich``)."""
+    def render(self) -> str:
+        """The canonical Markdown block (``flexmd ofs render``)."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The spec as OutputFormatSpec JSON (``flexmd ofs parse``)."""
+    def json_schema(self) -> Dict[str, Any]:
+        """The JSON Schema of the object :meth:`to_json` makes."""
+    def validate(self, answer: str, strict: bool = False) -> Dict[str, Any]:
+        """Checks an answer: ``{ok, valid, errors, warnings, details}``, as
+        ``flexmd validate --json`` prints it. ``strict`` counts every
+        leniency used (a bold pseudo-heading, ``1)`` numbering, ...) as an
+        error."""
+    def extract(self, answer: str, lists_in_prose: bool = False) -> Dict[str, Any]:
+        """The answer's outline and sections (``sectionsByName`` with
+        ``nodeKey``, ``md``, ``list``, ``tables``), as ``flexmd extract``
+        prints it."""
+    def to_json(self, answer: str, lists_in_prose: bool = False) -> Dict[str, Any]:
+        """The answer as a plain dict keyed by section name: prose as a
+        string, lists as lists, tables as lists of rows, empty sections as
+        ``None`` (``flexmd extract --as-json``)."""
+    def check(
+        self, answer: str, strict: bool = False, lists_in_prose: bool = False
+    ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """:meth:`validate` and :meth:`to_json` in one read of the answer."""
+    def __eq__(self, other: object) -> bool: ...
+
+# ---- schemas -------------------------------------------------------------------
+
+@overload
+def validate(
+    data: Any,
+    schema: Type[Model],
+    *,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    report: Literal[False] = False,
+    hints: bool = False,
+) -> Model: ...
+@overload
+def validate(
+    data: Any,
+    schema: Union[Dict[str, Any], str],
+    *,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    report: Literal[False] = False,
+    hints: bool = False,
+) -> JSON: ...
+@overload
+def validate(
+    data: Any,
+    schema: Any,
+    *,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    report: Literal[True],
+    hints: bool = False,
+) -> Dict[str, Any]: ...
+def validate(
+    data: Any,
+    schema: Any,
+    *,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    report: bool = False,
+    hints: bool = False,
+) -> Any:
+    """Validate ``data`` against ``schema`` and return the valid data.
+
+    ``data`` is a value (dict, list, ...) or a text holding JSON (a model's
+    answer: the JSON is found and repaired first). ``schema`` is a JSON
+    Schema dict, the name of a predefined schema (:func:`schema_names`) or a
+    Pydantic v2 model class, in which case the model instance is returned.
+    ``coerce`` turns ``"42"`` into ``42`` and a scalar into a list where that
+    makes the data valid; ``defaults`` fills in the schema's defaults;
+    ``strict`` counts repairs and coercions as errors.
+
+    Raises :class:`ValidationError` (with ``.errors``) when the data is
+    invalid, :class:`SchemaError` for an unknown name or a schema that does
+    not compile. With ``report=True``, returns the outcome dict (``valid``,
+    ``data``, ``errors``, ``warnings``, ``changes``, and ``hints`` with
+    ``hints=True``) as ``flexmd schema validate --json`` prints it.
+    """
+
+def hints(errors: List[Dict[str, Any]], schema: Any) -> List[Dict[str, Any]]:
+    """How to fix each violation in ``errors`` (as :class:`ValidationError`
+    lists them) of ``schema``: each violation with a ``hint`` to send the
+    model."""
+
+def schema_names() -> List[str]:
+    """The predefined schemas: analysis, implementation, review,
+    verification, plan."""
+
+def schema(name: str) -> Dict[str, Any]:
+    """A predefined schema, by name; raises :class:`SchemaError` for an
+    unknown one."""
+
+@overload
+def ask(
+    llm: Callable[[str], str],
+    prompt: str,
+    *,
+    schema: Type[Model],
+    spec: None = None,
+    max_retries: int = 3,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    patch: bool = False,
+    max_tokens_total: Optional[int] = None,
+    report: Literal[False] = False,
+) -> Model: ...
+@overload
+def ask(
+    llm: Callable[[str], str],
+    prompt: str,
+    *,
+    schema: Any = None,
+    spec: Optional[Spec] = None,
+    max_retries: int = 3,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    patch: bool = False,
+    max_tokens_total: Optional[int] = None,
+    report: bool = False,
+) -> Any: ...
+def ask(
+    llm: Callable[[str], str],
+    prompt: str,
+    *,
+    schema: Any = None,
+    spec: Optional[Spec] = None,
+    max_retries: int = 3,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    patch: bool = False,
+    max_tokens_total: Optional[int] = None,
+    report: bool = False,
+) -> Any:
+    """Ask ``llm`` until its answer is valid, and return the valid data.
+
+    ``llm`` is any function from prompt text to answer text (your OpenAI,
+    Anthropic or local model call). The first prompt is ``prompt`` and the
+    structure the answer must have; each retry gives the model its last
+    answer and a hint for each failing path. ``schema`` (a dict, a
+    predefined name or a Pydantic model class) asks for JSON, ``spec`` for a
+    Markdown answer. ``patch`` asks a retry for the failing fields only;
+    ``max_tokens_total`` caps all prompts and answers (estimated at four
+    bytes a token).
+
+    Raises :class:`ValidationError` (``.errors`` of the best attempt,
+    ``.attempts``) when no answer was valid; an exception ``llm`` raises is
+    raised as it is. With ``report=True``, returns ``{data, changes,
+    attempts}``.
+    """
+
+# ---- artifacts and tools ---------------------------------------------------------
+
+class Artifact:
+    """A tool output too large for a prompt, queried lazily: lines, JSON
+    (json, json5, JSON Lines) or Markdown. Files are mapped, not read into
+    memory. Immutable and safe to share between threads."""
+
+    @staticmethod
+    def open(
+        path: Union[str, "PathLike[str]"],
+        kind: Optional[ArtifactKind] = None,
+        call_id: Optional[str] = None,
+    ) -> "Artifact":
+        """Maps a file; its kind from ``kind``, else from its extension
+        (.json, .json5, .jsonl, .ndjson, .md, .markdown; anything else
+        text). ``call_id`` (default: the path as given) is the id tool calls
+        name it by. Raises ``FileNotFoundError``, or :class:`ArtifactError`
+        for JSON content that is not JSON."""
+    @staticmethod
+    def from_text(text: str, kind: ArtifactKind = "text", call_id: str = "artifact") -> "Artifact":
+        """An artifact over a text held in memory."""
+    @property
+    def call_id(self) -> str:
+        """The id tool calls name it by."""
+    @property
+    def kind(self) -> ArtifactKind:
+        """How it is read."""
+    def head(self, n: int = 10) -> List[str]:
+        """The first ``n`` lines."""
+    def tail(self, n: int = 10) -> List[str]:
+        """The last ``n`` lines."""
+    def cat(self, start: Optional[int] = None, end: Optional[int] = None) -> List[str]:
+        """Lines ``start`` to ``end`` (0-based, end exclusive; negative
+        counts from the end)."""
+    def grep(self, pattern: str, flags: str = "") -> List[str]:
+        """The lines matching a regular expression (linear time; flags
+        ``i``, ``m``, ``s``, ``x``). Raises :class:`ToolCallError` for a bad
+        pattern."""
+    def byte_length(self) -> int:
+        """The size in bytes."""
+    def line_count(self) -> int:
+        """The number of lines (a final line break starts an empty last line)."""
+    def estimate_tokens(
+        self,
+        encoding: Literal["o200k_base", "cl100k_base", "p50k_base", "r50k_base", "gpt2"] = "o200k_base",
+    ) -> int:
+        """The exact token count in ``encoding``."""
+    def as_string(self) -> str:
+        """The whole content as text (invalid UTF-8 as U+FFFD)."""
+    def json_type(self) -> Literal["json", "json5", "jsonl", "ndjson"]:
+        """The JSON format."""
+    def json_keys(self) -> Optional[List[str]]:
+        """The root object's keys (``None`` when the root is not an object)."""
+    def json_length(self) -> int:
+        """The root's length: an array's items, an object's keys, JSON Lines' records."""
+    def json_get(self, path: str) -> List[JSON]:
+        """The values a JSONPath (RFC 9535) selects; raises
+        :class:`ToolCallError` for a bad path."""
+    def json_filter(self, path: str) -> List[JSON]:
+        """The records (or root array items) the path matches in;
+        ``$[?@.status == 'active']`` tests each record itself."""
+    def json_slice(self, start: Optional[int] = None, end: Optional[int] = None) -> List[JSON]:
+        """Records (or root array items) ``start`` to ``end``."""
+    def json_pluck(self, path: str) -> List[JSON]:
+        """One value per record: what the path selects in it."""
+    def md_frontmatter(self) -> Optional[Dict[str, Any]]:
+        """The YAML front matter (``None`` when there is none)."""
+    def md_headings(self, depth: Optional[int] = None) -> List[Dict[str, Any]]:
+        """The headings (``{depth, text, line}``), to ``depth`` when given."""
+    def md_sections(self, depth: Optional[int] = None) -> List[Dict[str, Any]]:
+        """The section under each heading, with its lines and content."""
+    def md_code_blocks(self, lang: Optional[str] = None) -> List[Dict[str, Any]]:
+        """The fenced code blocks (of language ``lang`` when given)."""
+    def md_links(self, start: Optional[int] = None, end: Optional[int] = None) -> List[Dict[str, Any]]:
+        """The links of lines ``start`` to ``end``."""
+    def md_images(self, start: Optional[int] = None, end: Optional[int] = None) -> List[Dict[str, Any]]:
+        """The images of lines ``start`` to ``end``."""
+    def md_text(self, start: Optional[int] = None, end: Optional[int] = None) -> str:
+        """The plain text of lines ``start`` to ``end``, without Markdown syntax."""
+    def md_ast(self, start: Optional[int] = None, end: Optional[int] = None) -> Dict[str, Any]:
+        """The mdast tree (remark's shape, with positions) of lines ``start`` to ``end``."""
+
+class ToolSet:
+    """The function-calling tools forged over a set of artifacts, and the
+    dispatcher for a model's calls."""
+
+    @property
+    def definitions(self) -> List[Dict[str, Any]]:
+        """The tool definitions, in this set's format: pass them as
+        ``tools=`` to the provider's API."""
+    @property
+    def format(self) -> ToolFormat:
+        """``"openai"`` or ``"anthropic"``."""
+    def call(self, tool_call: Any) -> str:
+        """Runs one tool call (a dict, JSON text, or the provider SDK's own
+        tool-call object) and returns the text to give the model back.
+        Raises :class:`ToolCallError`, whose message is the text to give
+        it instead, when the call cannot run."""
+    def call_all(self, calls: Any) -> List[Dict[str, Any]]:
+        """Runs every call in ``calls`` (a call, an assistant message
+        holding them, or a list): ``{id?, name, result | error}`` each, as
+        ``flexmd call --json`` prints them."""
+
+def forge_tools(artifacts: Sequence[Artifact], format: ToolFormat = "openai") -> ToolSet:
+    """Forges the tools for ``artifacts``: the line tools for all, the
+    ``artifact_json_*`` tools when one is JSON, the ``artifact_md_*`` tools
+    when one is Markdown. Each tool's ``callId`` lists only the artifacts it
+    works on."""

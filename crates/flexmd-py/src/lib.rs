@@ -1,0 +1,1085 @@
+//! flexmd-py: the native module `flexmd._flexmd` behind the `flexmd`
+//! Python package. Every function here calls the library crates and
+//! returns the JSON the `flexmd` CLI prints for the same input, as plain
+//! Python values; `python/flexmd/__init__.py` adds what only Python has
+//! (Pydantic models, provider objects). See the README.
+
+use std::sync::Arc;
+
+use flexmd_artifact::{
+    Artifact, ArtifactError, Encoding, FileReader, GrepFlags, MemoryReader, ReadAs, ToolCall,
+    forge_tools, tool_calls,
+};
+use flexmd_core::{FlexDocument, MetaTypeMode, OutputFormatSpec};
+use flexmd_frames::{HeaderStyle, ParseOptions, StringifyOptions};
+use flexmd_schema::{Expected, Model, ModelError, Registry, Retrier, RetryError, TransformOptions};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString};
+use pythonize::{depythonize, pythonize};
+use serde_json::Value;
+
+/// Inputs from this many bytes on are parsed with the GIL released: below
+/// it, releasing and taking it back costs more than it frees.
+const DETACH_FROM: usize = 4096;
+
+/// Runs `work` on `text`, without the GIL when the text is long enough for
+/// other Python threads to gain from it.
+fn parse<T: Send>(py: Python<'_>, text: &str, work: impl FnOnce(&str) -> T + Send) -> T {
+    if text.len() >= DETACH_FROM {
+        py.detach(|| work(text))
+    } else {
+        work(text)
+    }
+}
+
+/// A Rust value as the Python value its JSON would load as.
+fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    pythonize(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A Python value (dict, list, str, number, bool, None) as JSON.
+fn to_json(value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    depythonize(value).map_err(|e| {
+        PyTypeError::new_err(format!(
+            "not JSON data (dicts with string keys, lists, strings, numbers, booleans, None): {e}"
+        ))
+    })
+}
+
+/// The exception class `name` of `flexmd._errors`.
+fn error_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let module = ERRORS.get_or_try_init(py, || py.import("flexmd._errors").map(Bound::unbind))?;
+    module.bind(py).getattr(name)
+}
+
+/// A `flexmd` exception of class `name` with `message` and keyword
+/// attributes (`errors=`, `attempts=`, ...).
+fn flexmd_error(
+    py: Python<'_>,
+    name: &str,
+    message: impl Into<String>,
+    attributes: Option<&Bound<'_, PyDict>>,
+) -> PyErr {
+    let message = message.into();
+    match error_class(py, name).and_then(|class| class.call((message.clone(),), attributes)) {
+        Ok(instance) => PyErr::from_value(instance),
+        // The package is broken (its errors module cannot be imported):
+        // still an error that says what went wrong.
+        Err(e) => PyValueError::new_err(format!("{message} (and flexmd._errors: {e})")),
+    }
+}
+
+/// An artifact error as the exception a Python caller expects: a missing
+/// file is `FileNotFoundError`, an unreadable one `OSError`, a bad query
+/// `ToolCallError`, content that is not the kind asked for `ArtifactError`.
+fn artifact_error(py: Python<'_>, error: ArtifactError) -> PyErr {
+    match error {
+        ArtifactError::Io { path, source } => PyErr::from(std::io::Error::new(
+            source.kind(),
+            format!("cannot read {}: {source}", path.display()),
+        )),
+        ArtifactError::Pattern(_) | ArtifactError::JsonPath(_) | ArtifactError::Call(_) => {
+            flexmd_error(py, "ToolCallError", error.to_string(), None)
+        }
+        ArtifactError::Json(_) | ArtifactError::Markdown(_) => {
+            flexmd_error(py, "ArtifactError", error.to_string(), None)
+        }
+    }
+}
+
+fn spec_error(py: Python<'_>, error: &flexmd_ofs::SpecError) -> PyErr {
+    let mut message = error.to_string();
+    if let Some(help) = miette::Diagnostic::help(error) {
+        message.push_str(&format!(" ({help})"));
+    }
+    flexmd_error(py, "SpecError", message, None)
+}
+
+fn schema_error(py: Python<'_>, error: &flexmd_schema::SchemaError) -> PyErr {
+    flexmd_error(py, "SchemaError", error.to_string(), None)
+}
+
+// ---- lenient JSON -------------------------------------------------------
+
+/// The JSON value in an LLM answer, found and repaired; raises
+/// `JSONNotFound` when there is none.
+#[pyfunction]
+fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    match parse(py, text, flexmd_detect::find_json) {
+        Some(found) => to_py(py, &found.value),
+        None => Err(flexmd_error(
+            py,
+            "JSONNotFound",
+            not_found_message(text),
+            None,
+        )),
+    }
+}
+
+/// Why no JSON was found: when the text looks like one JSON value, where
+/// it breaks.
+fn not_found_message(text: &str) -> String {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with(['{', '['])
+        && let Err(e) = flexmd_detect::parse_json(trimmed, flexmd_detect::Leniency::Repair)
+    {
+        return format!("no JSON value found: the input is not JSON ({e})");
+    }
+    "no JSON value found in the text".to_owned()
+}
+
+/// The JSON in a text, as `flexmd json` prints it: the value (`None` when
+/// there is none); with `all`, every value; with `repairs`, each with
+/// where it was found and how it was repaired.
+#[pyfunction]
+#[pyo3(signature = (text, all = false, repairs = false))]
+fn find_json<'py>(
+    py: Python<'py>,
+    text: &str,
+    all: bool,
+    repairs: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    if all {
+        let found = parse(py, text, flexmd_detect::find_all_json);
+        if repairs {
+            return to_py(py, &found);
+        }
+        let values: Vec<&Value> = found.iter().map(|f| &f.value).collect();
+        return to_py(py, &values);
+    }
+    let found = parse(py, text, flexmd_detect::find_json);
+    if repairs {
+        to_py(py, &found)
+    } else {
+        to_py(py, &found.map(|f| f.value))
+    }
+}
+
+// ---- frames and detection -----------------------------------------------
+
+/// A value, or with `diagnostics` the pair (value, diagnostics).
+fn with_diagnostics<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    parsed: &flexmd_core::Parsed<T>,
+    diagnostics: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = to_py(py, &parsed.value)?;
+    if diagnostics {
+        let notes = to_py(py, &parsed.diagnostics)?;
+        Ok((value, notes).into_pyobject(py)?.into_any())
+    } else {
+        Ok(value)
+    }
+}
+
+/// FlexMD frames to a FlexDocument, as `flexmd frames parse` prints it.
+#[pyfunction]
+#[pyo3(signature = (text, meta = "strings", meta_schema = None, meta_anywhere = false, array_keys = None, diagnostics = false))]
+fn parse_flexmd<'py>(
+    py: Python<'py>,
+    text: &str,
+    meta: &str,
+    meta_schema: Option<&Bound<'py, PyAny>>,
+    meta_anywhere: bool,
+    array_keys: Option<Vec<String>>,
+    diagnostics: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let meta_type_mode = match (meta, meta_schema) {
+        ("strings" | "schema", Some(schema)) => {
+            MetaTypeMode::Schema(depythonize(schema).map_err(|e| {
+                PyValueError::new_err(format!("meta_schema: a dict of key -> type: {e}"))
+            })?)
+        }
+        ("schema", None) => {
+            return Err(PyValueError::new_err(
+                "meta=\"schema\" needs meta_schema (a dict of key -> type)",
+            ));
+        }
+        ("infer", Some(_)) => {
+            return Err(PyValueError::new_err(
+                "meta_schema types meta by schema; it does not go with meta=\"infer\"",
+            ));
+        }
+        ("strings", None) => MetaTypeMode::Strings,
+        ("infer", None) => MetaTypeMode::Infer,
+        (other, _) => {
+            return Err(PyValueError::new_err(format!(
+                "meta must be \"strings\", \"infer\" or \"schema\", not {other:?}"
+            )));
+        }
+    };
+    let defaults = ParseOptions::default();
+    let options = ParseOptions {
+        meta_type_mode,
+        meta_anywhere,
+        array_keys: array_keys
+            .map(|keys| keys.into_iter().filter(|k| !k.is_empty()).collect())
+            .unwrap_or(defaults.array_keys),
+    };
+    let parsed = parse(py, text, |t| flexmd_frames::parse(t, &options));
+    with_diagnostics(py, &parsed, diagnostics)
+}
+
+/// A FlexDocument (dict) written as FlexMD, as `flexmd frames stringify`.
+#[pyfunction]
+#[pyo3(signature = (document, heading_level = None))]
+fn stringify_flexmd(document: &Bound<'_, PyAny>, heading_level: Option<u8>) -> PyResult<String> {
+    let doc: FlexDocument = depythonize(document)
+        .map_err(|e| PyValueError::new_err(format!("not a FlexDocument: {e}")))?;
+    let header_style = match heading_level {
+        None => HeaderStyle::Bracket,
+        Some(level @ 1..=6) => HeaderStyle::Heading(level),
+        Some(level) => {
+            return Err(PyValueError::new_err(format!(
+                "heading_level must be 1 to 6, not {level}"
+            )));
+        }
+    };
+    Ok(flexmd_frames::stringify(
+        &doc,
+        &StringifyOptions { header_style },
+    ))
+}
+
+/// The structured objects in any text, as `flexmd detect` prints them.
+#[pyfunction]
+fn detect_objects<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &parse(py, text, flexmd_detect::detect_objects))
+}
+
+/// The best reading of any text, as `flexmd parse-any` prints it.
+#[pyfunction]
+#[pyo3(signature = (text, diagnostics = false))]
+fn parse_any<'py>(py: Python<'py>, text: &str, diagnostics: bool) -> PyResult<Bound<'py, PyAny>> {
+    let parsed = parse(py, text, flexmd_detect::parse_any);
+    with_diagnostics(py, &parsed, diagnostics)
+}
+
+/// The heading outline of Markdown, as `flexmd outline` prints it.
+#[pyfunction]
+fn outline<'py>(py: Python<'py>, markdown: &str) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &parse(py, markdown, flexmd_core::build_outline))
+}
+
+// ---- output format specs -------------------------------------------------
+
+/// An Output Format Spec: which sections an answer must have and what each
+/// holds.
+#[pyclass(module = "flexmd", frozen)]
+struct Spec {
+    spec: OutputFormatSpec,
+    warnings: Vec<flexmd_core::Diagnostic>,
+}
+
+impl Spec {
+    fn read(py: Python<'_>, text: &str) -> PyResult<Self> {
+        match flexmd_ofs::read_spec(text) {
+            Ok(parsed) => Ok(Self {
+                spec: parsed.value,
+                warnings: parsed.diagnostics,
+            }),
+            Err(e) => Err(spec_error(py, &e)),
+        }
+    }
+}
+
+#[pymethods]
+impl Spec {
+    /// Reads a spec from its Markdown block (or its JSON text).
+    #[staticmethod]
+    fn parse(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Self::read(py, text)
+    }
+
+    /// Reads a spec from its JSON: a dict, or JSON text.
+    #[staticmethod]
+    fn from_json(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = match value.cast::<PyString>() {
+            Ok(text) => text.to_cow()?.into_owned(),
+            Err(_) => to_json(value)?.to_string(),
+        };
+        if !text.trim_start().starts_with('{') {
+            return Err(flexmd_error(
+                py,
+                "SpecError",
+                "Spec.from_json takes OutputFormatSpec JSON (a dict or JSON text); Spec.parse reads the Markdown block",
+                None,
+            ));
+        }
+        Self::read(py, &text)
+    }
+
+    /// The general-purpose five-section spec (Short answer, Long answer,
+    /// Reasoning, Assumptions, Unknowns).
+    #[staticmethod]
+    fn default() -> Self {
+        Self {
+            spec: flexmd_ofs::default_spec(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// What reading the spec noticed: lines that are not part of a spec.
+    #[getter]
+    fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.warnings)
+    }
+
+    /// The text to put in a prompt: the canonical block and the rules it needs.
+    fn prompt(&self) -> String {
+        flexmd_ofs::prompt(&self.spec)
+    }
+
+    /// The canonical Markdown block.
+    fn render(&self) -> String {
+        flexmd_ofs::render_spec(&self.spec)
+    }
+
+    /// The spec as OutputFormatSpec JSON.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.spec)
+    }
+
+    /// The JSON Schema of the object `to_json` makes.
+    fn json_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &flexmd_ofs::json_schema(&self.spec))
+    }
+
+    /// Checks an answer: the report `flexmd validate --json` prints.
+    #[pyo3(signature = (answer, strict = false))]
+    fn validate<'py>(
+        &self,
+        py: Python<'py>,
+        answer: &str,
+        strict: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let report = parse(py, answer, |a| {
+            let report = flexmd_ofs::validate(a, &self.spec);
+            if strict { report.into_strict() } else { report }
+        });
+        to_py(py, &report)
+    }
+
+    /// Extracts an answer: the ExtractedResult `flexmd extract` prints.
+    #[pyo3(signature = (answer, lists_in_prose = false))]
+    fn extract<'py>(
+        &self,
+        py: Python<'py>,
+        answer: &str,
+        lists_in_prose: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = flexmd_ofs::ExtractOptions { lists_in_prose };
+        let (_, extracted) = parse(py, answer, |a| flexmd_ofs::check(a, &self.spec, &options));
+        to_py(py, &extracted)
+    }
+
+    /// The answer as a plain object keyed by section name, as `flexmd
+    /// extract --as-json` prints it.
+    #[pyo3(signature = (answer, lists_in_prose = false))]
+    fn to_json<'py>(
+        &self,
+        py: Python<'py>,
+        answer: &str,
+        lists_in_prose: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = flexmd_ofs::ExtractOptions { lists_in_prose };
+        let value = parse(py, answer, |a| {
+            let (_, extracted) = flexmd_ofs::check(a, &self.spec, &options);
+            flexmd_ofs::to_json(&extracted, &self.spec)
+        });
+        to_py(py, &value)
+    }
+
+    /// Checks and extracts in one read: (report, plain object).
+    #[pyo3(signature = (answer, strict = false, lists_in_prose = false))]
+    fn check<'py>(
+        &self,
+        py: Python<'py>,
+        answer: &str,
+        strict: bool,
+        lists_in_prose: bool,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let options = flexmd_ofs::ExtractOptions { lists_in_prose };
+        let (report, value) = parse(py, answer, |a| {
+            let (report, extracted) = flexmd_ofs::check(a, &self.spec, &options);
+            let report = if strict { report.into_strict() } else { report };
+            (report, flexmd_ofs::to_json(&extracted, &self.spec))
+        });
+        Ok((to_py(py, &report)?, to_py(py, &value)?))
+    }
+
+    /// The section names, in the spec's order.
+    #[getter]
+    fn sections(&self) -> Vec<String> {
+        self.spec.sections.iter().map(|s| s.name.clone()).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Spec(sections={:?})", self.sections())
+    }
+
+    fn __eq__(&self, other: &Self) -> bool {
+        self.spec == other.spec
+    }
+}
+
+// ---- schemas ---------------------------------------------------------------
+
+/// The predefined schemas, one registry for the process.
+fn registry() -> &'static Registry {
+    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    REGISTRY.get_or_init(Registry::new)
+}
+
+/// A schema given by name (a predefined one) or as JSON.
+fn schema_value(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if let Ok(name) = schema.cast::<PyString>() {
+        let name = name.to_cow()?;
+        let name = name.as_ref();
+        return registry().get(name).cloned().ok_or_else(|| {
+            flexmd_error(
+                py,
+                "SchemaError",
+                format!(
+                    "no schema named `{name}` (known: {})",
+                    registry().names().collect::<Vec<_>>().join(", ")
+                ),
+                None,
+            )
+        });
+    }
+    to_json(schema)
+}
+
+/// Validates data (a value, or a text holding JSON) against a schema: the
+/// outcome `flexmd schema validate --json` prints (`hints` added when asked).
+#[pyfunction]
+#[pyo3(signature = (data, schema, coerce = true, defaults = true, strict = false, hints = false))]
+fn validate_report<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    schema: &Bound<'py, PyAny>,
+    coerce: bool,
+    defaults: bool,
+    strict: bool,
+    hints: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let schema = schema_value(py, schema)?;
+    let options = TransformOptions {
+        coerce,
+        apply_defaults: defaults,
+    };
+    let outcome = if let Ok(text) = data.cast::<PyString>() {
+        let text = text.to_cow()?;
+        let text = text.as_ref();
+        parse(py, text, |t| registry().validate_text(t, &schema, options))
+    } else {
+        let value = to_json(data)?;
+        py.detach(|| registry().validate_value(&value, &schema, options))
+    }
+    .map_err(|e| schema_error(py, &e))?;
+    let outcome = if strict {
+        outcome.into_strict()
+    } else {
+        outcome
+    };
+    let report = to_py(py, &outcome)?;
+    if hints {
+        let fixes = flexmd_schema::hints(&outcome.errors, &schema);
+        report.set_item("hints", to_py(py, &fixes)?)?;
+    }
+    Ok(report)
+}
+
+/// How to fix each violation (dicts as `errors` lists them) of `schema`.
+#[pyfunction]
+fn hints<'py>(
+    py: Python<'py>,
+    errors: &Bound<'py, PyAny>,
+    schema: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let errors: Vec<flexmd_schema::Violation> = depythonize(errors)
+        .map_err(|e| PyValueError::new_err(format!("not a list of errors: {e}")))?;
+    let schema = schema_value(py, schema)?;
+    to_py(py, &flexmd_schema::hints(&errors, &schema))
+}
+
+/// The predefined schemas' names.
+#[pyfunction]
+fn schema_names() -> Vec<String> {
+    registry().names().map(str::to_owned).collect()
+}
+
+/// A predefined schema, by name.
+#[pyfunction]
+fn schema<'py>(py: Python<'py>, name: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+    let value = schema_value(py, name.as_any())?;
+    to_py(py, &value)
+}
+
+/// A Python callable as the model the retry loop asks; an exception it
+/// raises is kept to be raised again once the loop has stopped.
+struct PyModel<'a, 'py> {
+    llm: &'a Bound<'py, PyAny>,
+    raised: Option<PyErr>,
+}
+
+impl Model for PyModel<'_, '_> {
+    fn complete(&mut self, prompt: &str) -> Result<String, ModelError> {
+        let answer = self
+            .llm
+            .call1((prompt,))
+            .and_then(|a| a.extract::<String>());
+        match answer {
+            Ok(answer) => Ok(answer),
+            Err(e) => {
+                let message = e.to_string();
+                self.raised = Some(e);
+                Err(ModelError::Other(message))
+            }
+        }
+    }
+}
+
+/// Asks `llm` (a function from prompt text to answer text) until its answer
+/// is valid, with hints on each retry; returns how it was accepted
+/// (`data`, `changes`, `attempts`).
+#[pyfunction]
+#[pyo3(signature = (llm, prompt, schema = None, spec = None, max_retries = 3, coerce = true, defaults = true, strict = false, patch = false, max_tokens_total = None))]
+#[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
+fn ask_report<'py>(
+    py: Python<'py>,
+    llm: &Bound<'py, PyAny>,
+    prompt: &str,
+    schema: Option<&Bound<'py, PyAny>>,
+    spec: Option<&Bound<'py, Spec>>,
+    max_retries: usize,
+    coerce: bool,
+    defaults: bool,
+    strict: bool,
+    patch: bool,
+    max_tokens_total: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let expected = match (schema, spec) {
+        (Some(schema), None) => Expected::Schema(schema_value(py, schema)?),
+        (None, Some(spec)) => Expected::Spec(spec.get().spec.clone()),
+        _ => {
+            return Err(PyTypeError::new_err(
+                "give one of schema= (a JSON Schema, a schema name or a Pydantic model) or spec= (a flexmd.Spec)",
+            ));
+        }
+    };
+    let mut retrier = Retrier::new(registry(), expected);
+    retrier.max_retries = max_retries;
+    retrier.options = TransformOptions {
+        coerce,
+        apply_defaults: defaults,
+    };
+    retrier.strict = strict;
+    retrier.patch = patch;
+    retrier.max_tokens_total = max_tokens_total;
+    let mut model = PyModel { llm, raised: None };
+    let error = match retrier.run(&mut model, prompt) {
+        Ok(accepted) => return to_py(py, &accepted),
+        Err(error) => error,
+    };
+    // The user's own exception, as they raised it.
+    if let (RetryError::Model { .. }, Some(raised)) = (&error, model.raised.take()) {
+        return Err(raised);
+    }
+    let message = error.to_string();
+    match error {
+        RetryError::Exhausted { attempts, best, .. } => {
+            let best_errors = best
+                .and_then(|i| attempts.get(i))
+                .map(|a| a.errors.clone())
+                .unwrap_or_default();
+            let attributes = PyDict::new(py);
+            attributes.set_item("errors", to_py(py, &best_errors)?)?;
+            attributes.set_item("attempts", to_py(py, &attempts)?)?;
+            attributes.set_item("best", best)?;
+            Err(flexmd_error(
+                py,
+                "ValidationError",
+                message,
+                Some(&attributes),
+            ))
+        }
+        _ => Err(flexmd_error(py, "FlexmdError", message, None)),
+    }
+}
+
+// ---- artifacts and tools -----------------------------------------------------
+
+/// A tool output too large for a prompt, queried lazily by line, as JSON
+/// or as Markdown.
+#[pyclass(name = "Artifact", module = "flexmd", frozen)]
+struct PyArtifact {
+    call_id: String,
+    kind: ReadAs,
+    artifact: Arc<Artifact>,
+}
+
+impl PyArtifact {
+    fn json(&self, py: Python<'_>) -> PyResult<&flexmd_artifact::SpooledJsonArtifact> {
+        match self.artifact.as_ref() {
+            Artifact::Json(a) => Ok(a),
+            _ => Err(flexmd_error(
+                py,
+                "ArtifactError",
+                format!(
+                    "`{}` is read as {}, not JSON",
+                    self.call_id,
+                    self.kind.name()
+                ),
+                None,
+            )),
+        }
+    }
+
+    fn markdown(&self, py: Python<'_>) -> PyResult<&flexmd_artifact::SpooledMarkdownArtifact> {
+        match self.artifact.as_ref() {
+            Artifact::Markdown(a) => Ok(a),
+            _ => Err(flexmd_error(
+                py,
+                "ArtifactError",
+                format!(
+                    "`{}` is read as {}, not Markdown",
+                    self.call_id,
+                    self.kind.name()
+                ),
+                None,
+            )),
+        }
+    }
+}
+
+/// `kind` as given from Python.
+fn read_as(py: Python<'_>, kind: &str) -> PyResult<ReadAs> {
+    kind.parse().map_err(|e| artifact_error(py, e))
+}
+
+#[pymethods]
+impl PyArtifact {
+    /// Maps a file; its kind from `kind`, else from its extension.
+    #[staticmethod]
+    #[pyo3(signature = (path, kind = None, call_id = None))]
+    fn open(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        kind: Option<&str>,
+        call_id: Option<String>,
+    ) -> PyResult<Self> {
+        let kind = match kind {
+            Some(k) => read_as(py, k)?,
+            None => ReadAs::for_path(&path),
+        };
+        let artifact = py
+            .detach(|| FileReader::open(&path).and_then(|reader| Artifact::read(reader, kind)))
+            .map_err(|e| artifact_error(py, e))?;
+        Ok(Self {
+            call_id: call_id.unwrap_or_else(|| path.display().to_string()),
+            kind,
+            artifact: Arc::new(artifact),
+        })
+    }
+
+    /// An artifact over a text held in memory.
+    #[staticmethod]
+    #[pyo3(signature = (text, kind = "text", call_id = "artifact".to_owned()))]
+    fn from_text(py: Python<'_>, text: &str, kind: &str, call_id: String) -> PyResult<Self> {
+        let kind = read_as(py, kind)?;
+        let artifact = Artifact::read(MemoryReader::new(text.as_bytes()), kind)
+            .map_err(|e| artifact_error(py, e))?;
+        Ok(Self {
+            call_id,
+            kind,
+            artifact: Arc::new(artifact),
+        })
+    }
+
+    /// The id tool calls name it by.
+    #[getter]
+    fn call_id(&self) -> &str {
+        &self.call_id
+    }
+
+    /// How it is read: json, json5, jsonl, ndjson, markdown or text.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Artifact(call_id={:?}, kind={:?}, bytes={})",
+            self.call_id,
+            self.kind.name(),
+            self.artifact.base().byte_length()
+        )
+    }
+
+    /// The first `n` lines.
+    #[pyo3(signature = (n = 10))]
+    fn head(&self, n: usize) -> Vec<String> {
+        self.artifact.base().head(n)
+    }
+
+    /// The last `n` lines.
+    #[pyo3(signature = (n = 10))]
+    fn tail(&self, n: usize) -> Vec<String> {
+        self.artifact.base().tail(n)
+    }
+
+    /// Lines `start` to `end` (0-based, end exclusive; negative counts from the end).
+    #[pyo3(signature = (start = None, end = None))]
+    fn cat(&self, start: Option<i64>, end: Option<i64>) -> Vec<String> {
+        self.artifact.base().cat(start, end)
+    }
+
+    /// The lines matching a regular expression (flags: `i`, `m`, `s`, `x`).
+    #[pyo3(signature = (pattern, flags = ""))]
+    fn grep(&self, py: Python<'_>, pattern: &str, flags: &str) -> PyResult<Vec<String>> {
+        let artifact = Arc::clone(&self.artifact);
+        py.detach(|| GrepFlags::parse(flags).and_then(|flags| artifact.base().grep(pattern, flags)))
+            .map_err(|e| artifact_error(py, e))
+    }
+
+    /// The size in bytes.
+    fn byte_length(&self) -> usize {
+        self.artifact.base().byte_length()
+    }
+
+    /// The number of lines.
+    fn line_count(&self) -> usize {
+        self.artifact.base().line_count()
+    }
+
+    /// The exact token count in `encoding` (o200k_base, cl100k_base, p50k_base, r50k_base, gpt2).
+    #[pyo3(signature = (encoding = "o200k_base"))]
+    fn estimate_tokens(&self, py: Python<'_>, encoding: &str) -> PyResult<usize> {
+        let encoding: Encoding = encoding.parse().map_err(|e| artifact_error(py, e))?;
+        let artifact = Arc::clone(&self.artifact);
+        Ok(py.detach(|| artifact.base().estimate_tokens(encoding)))
+    }
+
+    /// The whole content as text (invalid UTF-8 as U+FFFD).
+    fn as_string(&self) -> String {
+        self.artifact.base().as_string().into_owned()
+    }
+
+    /// The JSON format: json, json5, jsonl or ndjson.
+    fn json_type(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(self.json(py)?.json_type().name())
+    }
+
+    /// The root object's keys (`None` for a root that is not an object).
+    fn json_keys(&self, py: Python<'_>) -> PyResult<Option<Vec<String>>> {
+        let json = self.json(py)?;
+        py.detach(|| json.json_keys())
+            .map_err(|e| artifact_error(py, e))
+    }
+
+    /// The root's length: an array's items, an object's keys, JSON Lines' records.
+    fn json_length(&self, py: Python<'_>) -> PyResult<usize> {
+        let json = self.json(py)?;
+        py.detach(|| json.json_length())
+            .map_err(|e| artifact_error(py, e))
+    }
+
+    /// The values a JSONPath (RFC 9535) selects.
+    fn json_get<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
+        let json = self.json(py)?;
+        let values = py
+            .detach(|| json.json_get(path))
+            .map_err(|e| artifact_error(py, e))?;
+        to_py(py, &values)
+    }
+
+    /// The items (or records) a JSONPath filter keeps.
+    fn json_filter<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
+        let json = self.json(py)?;
+        let values = py
+            .detach(|| json.json_filter(path))
+            .map_err(|e| artifact_error(py, e))?;
+        to_py(py, &values)
+    }
+
+    /// Records (or root array items) `start` to `end`.
+    #[pyo3(signature = (start = None, end = None))]
+    fn json_slice<'py>(
+        &self,
+        py: Python<'py>,
+        start: Option<i64>,
+        end: Option<i64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let json = self.json(py)?;
+        let values = py
+            .detach(|| json.json_slice(start, end))
+            .map_err(|e| artifact_error(py, e))?;
+        to_py(py, &values)
+    }
+
+    /// One value per record (or root array item): what the path selects in it.
+    fn json_pluck<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
+        let json = self.json(py)?;
+        let values = py
+            .detach(|| json.json_pluck(path))
+            .map_err(|e| artifact_error(py, e))?;
+        to_py(py, &values)
+    }
+
+    /// The YAML front matter as a dict (`None` when there is none).
+    fn md_frontmatter<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let md = self.markdown(py)?;
+        let value = md.md_frontmatter().map_err(|e| artifact_error(py, e))?;
+        to_py(py, &value)
+    }
+
+    /// The headings (to `depth` when given).
+    #[pyo3(signature = (depth = None))]
+    fn md_headings<'py>(&self, py: Python<'py>, depth: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
+        let md = self.markdown(py)?;
+        let headings = py.detach(|| md.md_headings(depth));
+        to_py(py, &headings)
+    }
+
+    /// The sections under each heading (to `depth` when given).
+    #[pyo3(signature = (depth = None))]
+    fn md_sections<'py>(&self, py: Python<'py>, depth: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
+        let md = self.markdown(py)?;
+        let sections = py.detach(|| md.md_sections(depth));
+        to_py(py, &sections)
+    }
+
+    /// The fenced code blocks (of language `lang` when given).
+    #[pyo3(signature = (lang = None))]
+    fn md_code_blocks<'py>(
+        &self,
+        py: Python<'py>,
+        lang: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let md = self.markdown(py)?;
+        let blocks = py.detach(|| md.md_code_blocks(lang));
+        to_py(py, &blocks)
+    }
+
+    /// The links of lines `start` to `end`.
+    #[pyo3(signature = (start = None, end = None))]
+    fn md_links<'py>(
+        &self,
+        py: Python<'py>,
+        start: Option<usize>,
+        end: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let md = self.markdown(py)?;
+        let links = py.detach(|| md.md_links(start, end));
+        to_py(py, &links)
+    }
+
+    /// The images of lines `start` to `end`.
+    #[pyo3(signature = (start = None, end = None))]
+    fn md_images<'py>(
+        &self,
+        py: Python<'py>,
+        start: Option<usize>,
+        end: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let md = self.markdown(py)?;
+        let images = py.detach(|| md.md_images(start, end));
+        to_py(py, &images)
+    }
+
+    /// The plain text of lines `start` to `end`, without Markdown syntax.
+    #[pyo3(signature = (start = None, end = None))]
+    fn md_text(
+        &self,
+        py: Python<'_>,
+        start: Option<usize>,
+        end: Option<usize>,
+    ) -> PyResult<String> {
+        let md = self.markdown(py)?;
+        Ok(py.detach(|| md.md_text(start, end)))
+    }
+
+    /// The mdast tree of lines `start` to `end`.
+    #[pyo3(signature = (start = None, end = None))]
+    fn md_ast<'py>(
+        &self,
+        py: Python<'py>,
+        start: Option<usize>,
+        end: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let md = self.markdown(py)?;
+        let tree = py
+            .detach(|| md.md_ast(start, end))
+            .map_err(|e| artifact_error(py, e))?;
+        to_py(py, &tree)
+    }
+}
+
+/// The function-calling tools forged over a set of artifacts, and the
+/// dispatcher for a model's calls.
+#[pyclass(module = "flexmd", frozen)]
+struct ToolSet {
+    artifacts: Vec<(String, Arc<Artifact>)>,
+    format: String,
+}
+
+#[pymethods]
+impl ToolSet {
+    /// The tool definitions in this set's format, as `flexmd tools` prints them.
+    #[getter]
+    fn definitions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let tools = forge_tools(&self.artifacts);
+        let value = if self.format == "anthropic" {
+            tools.to_anthropic()
+        } else {
+            tools.to_openai()
+        };
+        to_py(py, &value)
+    }
+
+    /// The definitions' format: "openai" or "anthropic".
+    #[getter]
+    fn format(&self) -> &str {
+        &self.format
+    }
+
+    /// Runs every call in `calls` (JSON data: a call, an assistant message
+    /// or a list of them): one `{id?, name, result | error}` dict each, as
+    /// `flexmd call --json` prints them.
+    fn call_all<'py>(
+        &self,
+        py: Python<'py>,
+        calls: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let calls = calls_of(py, calls)?;
+        let results = py.detach(|| {
+            let tools = forge_tools(&self.artifacts);
+            calls.iter().map(|c| tools.run_call(c)).collect::<Vec<_>>()
+        });
+        to_py(py, &results)
+    }
+
+    /// Runs one tool call (a dict, JSON text, or the provider's own
+    /// tool-call object) and returns the text to give the model back;
+    /// raises `ToolCallError` with the text to give it instead when the
+    /// call cannot run.
+    fn call(&self, py: Python<'_>, tool_call: &Bound<'_, PyAny>) -> PyResult<String> {
+        let calls = calls_of(py, tool_call)?;
+        let [call] = calls.as_slice() else {
+            return Err(flexmd_error(
+                py,
+                "ToolCallError",
+                format!(
+                    "call runs one tool call and this holds {}; call_all runs several",
+                    calls.len()
+                ),
+                None,
+            ));
+        };
+        let result = py.detach(|| forge_tools(&self.artifacts).call(&call.name, &call.arguments));
+        result.map_err(|e| flexmd_error(py, "ToolCallError", e.to_string(), None))
+    }
+
+    fn __repr__(&self) -> String {
+        let ids: Vec<&str> = self.artifacts.iter().map(|(id, _)| id.as_str()).collect();
+        format!("ToolSet(format={:?}, artifacts={ids:?})", self.format)
+    }
+}
+
+/// Tool calls as the user has them: JSON text, dicts, or the provider SDK's
+/// objects (Pydantic models, as OpenAI's and Anthropic's are: read through
+/// `model_dump()`), or a list of any of these.
+fn call_data(value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if let Ok(text) = value.cast::<PyString>() {
+        return serde_json::from_str(&text.to_cow()?)
+            .map_err(|e| PyValueError::new_err(format!("the call is not JSON: {e}")));
+    }
+    if let Ok(items) = value.cast::<pyo3::types::PyList>() {
+        return items
+            .iter()
+            .map(|item| call_data(&item))
+            .collect::<PyResult<Vec<_>>>()
+            .map(Value::Array);
+    }
+    if let Ok(items) = value.cast::<pyo3::types::PyTuple>() {
+        return items
+            .iter()
+            .map(|item| call_data(&item))
+            .collect::<PyResult<Vec<_>>>()
+            .map(Value::Array);
+    }
+    if !value.is_instance_of::<PyDict>() && value.hasattr("model_dump")? {
+        return to_json(&value.call_method0("model_dump")?);
+    }
+    to_json(value)
+}
+
+/// The tool calls in a Python value.
+fn calls_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Vec<ToolCall>> {
+    let calls = tool_calls(&call_data(value)?).map_err(|e| artifact_error(py, e))?;
+    if calls.is_empty() {
+        return Err(flexmd_error(
+            py,
+            "ToolCallError",
+            "the call list is empty: give at least one tool call",
+            None,
+        ));
+    }
+    Ok(calls)
+}
+
+/// Forges the tools for `artifacts`; `format` is "openai" or "anthropic".
+#[pyfunction]
+#[pyo3(name = "forge_tools", signature = (artifacts, format = "openai"))]
+fn forge_tools_for(artifacts: Vec<Bound<'_, PyArtifact>>, format: &str) -> PyResult<ToolSet> {
+    if !matches!(format, "openai" | "anthropic") {
+        return Err(PyValueError::new_err(format!(
+            "format must be \"openai\" or \"anthropic\", not {format:?}"
+        )));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut owned = Vec::new();
+    for a in &artifacts {
+        let a = a.get();
+        if !seen.insert(a.call_id.clone()) {
+            return Err(PyValueError::new_err(format!(
+                "two artifacts have the call_id `{}`: give each its own",
+                a.call_id
+            )));
+        }
+        owned.push((a.call_id.clone(), Arc::clone(&a.artifact)));
+    }
+    Ok(ToolSet {
+        artifacts: owned,
+        format: format.to_owned(),
+    })
+}
+
+/// The native part of the `flexmd` package.
+#[pymodule]
+fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_function(wrap_pyfunction!(find_json, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_flexmd, m)?)?;
+    m.add_function(wrap_pyfunction!(stringify_flexmd, m)?)?;
+    m.add_function(wrap_pyfunction!(detect_objects, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_any, m)?)?;
+    m.add_function(wrap_pyfunction!(outline, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_report, m)?)?;
+    m.add_function(wrap_pyfunction!(hints, m)?)?;
+    m.add_function(wrap_pyfunction!(schema_names, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(ask_report, m)?)?;
+    m.add_function(wrap_pyfunction!(forge_tools_for, m)?)?;
+    m.add_class::<Spec>()?;
+    m.add_class::<PyArtifact>()?;
+    m.add_class::<ToolSet>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

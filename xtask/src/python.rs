@@ -1,0 +1,117 @@
+//! `cargo xtask python`: the Python package's tests. Makes a fresh venv in
+//! `target/python-venv`, installs the package there with pip (from
+//! `crates/flexmd-py`, as a user would, but with the dev profile so the
+//! workspace's build is reused), and runs its pytest suite, which compares
+//! every result with the CLI's JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{Result, root};
+
+/// What the tests need besides the package.
+const TEST_PACKAGES: &[&str] = &["pytest>=7", "pydantic>=2"];
+/// The Spark example's and its pure-Python baseline's: their tests say why
+/// they are skipped without them. (PySpark does not support pandas 3 yet.)
+const SPARK_PACKAGES: &[&str] = &[
+    "pyspark>=3.5",
+    "pandas>=1.5,<3",
+    "pyarrow>=12",
+    "markdown-it-py>=3",
+    "json_repair>=0.30",
+];
+
+fn run(command: &mut Command) -> Result {
+    let shown = format!("{command:?}").replace('"', "");
+    println!("$ {shown}");
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed ({status})"))
+    }
+}
+
+/// The first Python 3.9+ on PATH.
+fn python() -> Result<String> {
+    for candidate in ["python3", "python"] {
+        let ok = Command::new(candidate)
+            .args(["-c", "import sys; assert sys.version_info >= (3, 9)"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Ok(candidate.to_owned());
+        }
+    }
+    Err("no Python 3.9 or later on PATH: the Python package's tests need one".to_owned())
+}
+
+pub(crate) fn run_tests(args: &[String]) -> Result {
+    let spark = !args.iter().any(|a| a == "--no-spark");
+    let root = root();
+    let venv = root.join("target/python-venv");
+    run(Command::new(python()?)
+        .args(["-m", "venv", "--clear"])
+        .arg(&venv))?;
+    let bin = venv.join("bin");
+    let py = bin.join("python");
+    let pip = |packages: &[&str]| {
+        let mut command = Command::new(&py);
+        command.args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ]);
+        command.args(packages);
+        command
+    };
+    run(&mut pip(TEST_PACKAGES))?;
+    if spark && run(&mut pip(SPARK_PACKAGES)).is_err() {
+        println!("xtask: pyspark could not be installed; the Spark example's test will be skipped");
+    }
+    // pip builds the wheel with maturin, as on a user's machine; the dev
+    // profile reuses what `cargo test` built (only PyO3 and the bindings
+    // are compiled again, for the extension-module link).
+    let mut install = pip(&[]);
+    install
+        .arg(root.join("crates/flexmd-py"))
+        .env("MATURIN_PEP517_ARGS", "--profile dev")
+        .env("CARGO_TARGET_DIR", root.join("target"));
+    run(&mut install)?;
+    let cli = cli(&root)?;
+    let status = Command::new(&py)
+        .args(["-m", "pytest", "-q", "-ra", "crates/flexmd-py/tests"])
+        .current_dir(&root)
+        .env("FLEXMD_CLI", &cli)
+        .env("PATH", path_with(&bin))
+        .status()
+        .map_err(|e| format!("cannot run pytest: {e}"))?;
+    match status.code() {
+        Some(0) => Ok(()),
+        // pytest's "no tests collected": a suite that tests nothing fails.
+        Some(5) => Err("pytest collected no tests in crates/flexmd-py/tests".to_owned()),
+        _ => Err(format!("the Python tests failed ({status})")),
+    }
+}
+
+/// The CLI the tests compare with: built if `cargo test` has not.
+fn cli(root: &Path) -> Result<PathBuf> {
+    let path = root.join("target/debug/flexmd");
+    if !path.exists() {
+        crate::cargo(&["build", "-p", "flexmd-cli"])?;
+    }
+    Ok(path)
+}
+
+/// PATH with the venv's bin first (the Spark workers start `python`).
+fn path_with(bin: &Path) -> std::ffi::OsString {
+    let mut paths = vec![bin.to_owned()];
+    if let Some(old) = std::env::var_os("PATH") {
+        paths.extend(std::env::split_paths(&old));
+    }
+    std::env::join_paths(paths).unwrap_or_default()
+}
