@@ -1,7 +1,8 @@
 """Answers per second for the Spark example's job in one Python process,
 without Spark: flexmd against the pure-Python baseline (markdown-it-py
 sections + json_repair) on the same generated answers, and flexmd from a
-thread pool (inputs past 4 KB release the GIL).
+thread pool, on these answers and on longer ones (inputs past 4 KB release
+the GIL).
 
     python benches/python/answers_per_s.py [COUNT]
 
@@ -46,6 +47,16 @@ def main() -> None:
             return [r for rows in pool.map(lambda c: spark_extract.flexmd_rows(spec, c), chunks) for r in rows]
 
     measure("flexmd, 2 threads", pooled, answers)
+
+    # Long answers (past 4 KB, where the GIL is released while parsing).
+    def long(answer: str) -> str:
+        body = "\n".join(f"Detail {n}: the rate window and the retry budget agree." for n in range(150))
+        return answer.replace("## Long answer\n", "## Long answer\n" + body + "\n", 1)
+
+    longer = [(i, long(a)) for i, a in answers[: max(count // 5, 200)]]
+    size = sum(len(a) for _, a in longer) // len(longer)
+    measure(f"flexmd, {size // 1024} KB answers", lambda a: spark_extract.flexmd_rows(spec, a), longer)
+    measure(f"flexmd, {size // 1024} KB answers, 2 threads", pooled, longer)
 
 
 if __name__ == "__main__":

@@ -64,11 +64,14 @@ fn root() -> PathBuf {
 
 fn cargo(args: &[&str]) -> Result {
     println!("$ cargo {}", args.join(" "));
+    let started = std::time::Instant::now();
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
         .args(args)
         .current_dir(root())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
+    // CI must stay well inside its time limit: each step says what it took.
+    println!("  ({:.0} s)", started.elapsed().as_secs_f64());
     if status.success() {
         Ok(())
     } else {

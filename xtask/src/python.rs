@@ -10,7 +10,14 @@ use std::process::Command;
 use crate::{Result, root};
 
 /// What the tests need besides the package.
-const TEST_PACKAGES: &[&str] = &["pytest>=7", "pydantic>=2"];
+/// (The OpenAI and Anthropic SDKs: their tool-call objects go into `ToolSet.call`.)
+const TEST_PACKAGES: &[&str] = &[
+    "pytest>=7",
+    "pydantic>=2",
+    "mypy>=1.8",
+    "openai>=1.40",
+    "anthropic>=0.40",
+];
 /// The Spark example's and its pure-Python baseline's: their tests say why
 /// they are skipped without them. (PySpark does not support pandas 3 yet.)
 const SPARK_PACKAGES: &[&str] = &[
@@ -24,9 +31,11 @@ const SPARK_PACKAGES: &[&str] = &[
 fn run(command: &mut Command) -> Result {
     let shown = format!("{command:?}").replace('"', "");
     println!("$ {shown}");
+    let started = std::time::Instant::now();
     let status = command
         .status()
         .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    println!("  ({:.0} s)", started.elapsed().as_secs_f64());
     if status.success() {
         Ok(())
     } else {

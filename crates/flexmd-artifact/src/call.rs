@@ -17,8 +17,8 @@ use crate::tools::{Artifact, ToolSet};
 /// One tool call a model made: which tool, with which arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
-    /// The provider's id for the call (OpenAI's `id`, Anthropic's
-    /// `tool_use` id), when it has one.
+    /// The provider's id for the call (OpenAI's `id`, or `call_id` in its
+    /// Responses API; Anthropic's `tool_use` id), when it has one.
     pub id: Option<String>,
     /// The tool's name.
     pub name: String,
@@ -31,7 +31,9 @@ pub struct ToolCall {
 /// tool call (`{"id", "type": "function", "function": {"name",
 /// "arguments"}}`) or an assistant message holding `tool_calls`, an
 /// Anthropic `tool_use` block (`{"id", "name", "input"}`) or a message whose
-/// `content` holds them, or an array of any of these.
+/// `content` holds them, or an array of any of these. In an array holding
+/// `tool_use` or `function_call` blocks (a message's content list, OpenAI's
+/// Responses output), the other blocks (text, reasoning) are skipped.
 ///
 /// ```
 /// use flexmd_artifact::tool_calls;
@@ -44,6 +46,8 @@ pub struct ToolCall {
 ///
 /// let anthropic = json!({"type": "tool_use", "id": "t1", "name": "artifact_tail", "input": {"callId": "log"}});
 /// assert_eq!(tool_calls(&anthropic).unwrap()[0].arguments, r#"{"callId":"log"}"#);
+/// let content = json!([{"type": "text", "text": "Looking."}, anthropic]);
+/// assert_eq!(tool_calls(&content).unwrap().len(), 1);
 /// assert!(tool_calls(&json!(42)).is_err());
 /// ```
 pub fn tool_calls(value: &Value) -> Result<Vec<ToolCall>, ArtifactError> {
@@ -55,8 +59,17 @@ pub fn tool_calls(value: &Value) -> Result<Vec<ToolCall>, ArtifactError> {
     };
     match value {
         Value::Array(items) => {
+            // A content list (Anthropic's blocks, OpenAI's Responses output
+            // items) mixes calls with text and reasoning: take the calls.
+            let is_call_block = |item: &Value| {
+                matches!(
+                    item.get("type").and_then(Value::as_str),
+                    Some("tool_use" | "function_call")
+                )
+            };
+            let blocks = items.iter().any(is_call_block);
             let mut all = Vec::new();
-            for item in items {
+            for item in items.iter().filter(|item| !blocks || is_call_block(item)) {
                 all.extend(tool_calls(item)?);
             }
             Ok(all)
@@ -93,7 +106,12 @@ pub fn tool_calls(value: &Value) -> Result<Vec<ToolCall>, ArtifactError> {
                 Some(other) => other.to_string(),
             };
             Ok(vec![ToolCall {
-                id: map.get("id").and_then(Value::as_str).map(str::to_owned),
+                // OpenAI's Responses API answers a call by its `call_id`.
+                id: map
+                    .get("call_id")
+                    .or_else(|| map.get("id"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
                 name: name.to_owned(),
                 arguments,
             }])

@@ -350,3 +350,47 @@ fn the_catalogue_documents_every_tool_and_its_examples_pass_the_checks() {
         "artifact_cat: `start` must be an integer (got \"x\")"
     );
 }
+
+#[test]
+fn tool_calls_come_in_every_provider_shape() {
+    use flexmd_artifact::tool_calls;
+    use serde_json::json;
+    let ids_and_names = |v: serde_json::Value| -> Vec<(Option<String>, String, String)> {
+        tool_calls(&v)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.id, c.name, c.arguments))
+            .collect()
+    };
+    let some = |s: &str| Some(s.to_owned());
+    // OpenAI Responses API output: reasoning and message items around the call.
+    let responses = json!([
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_9", "name": "artifact_head",
+         "arguments": "{\"callId\": \"log\"}"},
+        {"type": "message", "id": "msg_1", "content": []}
+    ]);
+    assert_eq!(
+        ids_and_names(responses),
+        [(
+            some("call_9"),
+            "artifact_head".to_owned(),
+            "{\"callId\": \"log\"}".to_owned()
+        )]
+    );
+    // Plain, with arguments as an object, and with none.
+    assert_eq!(
+        ids_and_names(json!([{"name": "a", "arguments": {"n": 1}}, {"name": "b"}])),
+        [
+            (None, "a".to_owned(), "{\"n\":1}".to_owned()),
+            (None, "b".to_owned(), "{}".to_owned())
+        ]
+    );
+    let err = tool_calls(&json!({"content": [{"type": "text", "text": "hi"}]})).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the message has no tool_use block"),
+        "{err}"
+    );
+    assert!(tool_calls(&json!([])).unwrap().is_empty());
+}

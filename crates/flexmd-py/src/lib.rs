@@ -105,10 +105,29 @@ fn schema_error(py: Python<'_>, error: &flexmd_schema::SchemaError) -> PyErr {
 // ---- lenient JSON -------------------------------------------------------
 
 /// The JSON value in an LLM answer, found and repaired; raises
-/// `JSONNotFound` when there is none.
+/// `JSONNotFound` when there is none, `JSONTooLarge` past the value bound.
 #[pyfunction]
 fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     match parse(py, text, flexmd_detect::find_json) {
+        // Only part of the value was read: returning it as the whole would
+        // lose data without a word.
+        Some(found)
+            if found
+                .repairs
+                .iter()
+                .any(|r| r.kind == flexmd_detect::RepairKind::ValueLimit) =>
+        {
+            Err(flexmd_error(
+                py,
+                "JSONTooLarge",
+                format!(
+                    "the JSON holds more than {} values, more than flexmd reads from one text; \
+                     find_json(text, repairs=True) returns the part that was read",
+                    flexmd_core::MAX_JSON_VALUES
+                ),
+                None,
+            ))
+        }
         Some(found) => to_py(py, &found.value),
         None => Err(flexmd_error(
             py,
@@ -624,6 +643,30 @@ struct PyArtifact {
 }
 
 impl PyArtifact {
+    /// A JSON query's result, run without the GIL.
+    fn on_json<'py, T: serde::Serialize + Send>(
+        &self,
+        py: Python<'py>,
+        query: impl FnOnce(&flexmd_artifact::SpooledJsonArtifact) -> Result<T, ArtifactError> + Send,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let json = self.json(py)?;
+        let value = py
+            .detach(|| query(json))
+            .map_err(|e| artifact_error(py, e))?;
+        to_py(py, &value)
+    }
+
+    /// A Markdown query's result, run without the GIL.
+    fn on_markdown<'py, T: serde::Serialize + Send>(
+        &self,
+        py: Python<'py>,
+        query: impl FnOnce(&flexmd_artifact::SpooledMarkdownArtifact) -> Result<T, ArtifactError> + Send,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let md = self.markdown(py)?;
+        let value = py.detach(|| query(md)).map_err(|e| artifact_error(py, e))?;
+        to_py(py, &value)
+    }
+
     fn json(&self, py: Python<'_>) -> PyResult<&flexmd_artifact::SpooledJsonArtifact> {
         match self.artifact.as_ref() {
             Artifact::Json(a) => Ok(a),
@@ -792,20 +835,12 @@ impl PyArtifact {
 
     /// The values a JSONPath (RFC 9535) selects.
     fn json_get<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
-        let json = self.json(py)?;
-        let values = py
-            .detach(|| json.json_get(path))
-            .map_err(|e| artifact_error(py, e))?;
-        to_py(py, &values)
+        self.on_json(py, |j| j.json_get(path))
     }
 
     /// The items (or records) a JSONPath filter keeps.
     fn json_filter<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
-        let json = self.json(py)?;
-        let values = py
-            .detach(|| json.json_filter(path))
-            .map_err(|e| artifact_error(py, e))?;
-        to_py(py, &values)
+        self.on_json(py, |j| j.json_filter(path))
     }
 
     /// Records (or root array items) `start` to `end`.
@@ -816,43 +851,29 @@ impl PyArtifact {
         start: Option<i64>,
         end: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let json = self.json(py)?;
-        let values = py
-            .detach(|| json.json_slice(start, end))
-            .map_err(|e| artifact_error(py, e))?;
-        to_py(py, &values)
+        self.on_json(py, |j| j.json_slice(start, end))
     }
 
     /// One value per record (or root array item): what the path selects in it.
     fn json_pluck<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
-        let json = self.json(py)?;
-        let values = py
-            .detach(|| json.json_pluck(path))
-            .map_err(|e| artifact_error(py, e))?;
-        to_py(py, &values)
+        self.on_json(py, |j| j.json_pluck(path))
     }
 
     /// The YAML front matter as a dict (`None` when there is none).
     fn md_frontmatter<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let md = self.markdown(py)?;
-        let value = md.md_frontmatter().map_err(|e| artifact_error(py, e))?;
-        to_py(py, &value)
+        self.on_markdown(py, |md| md.md_frontmatter())
     }
 
     /// The headings (to `depth` when given).
     #[pyo3(signature = (depth = None))]
     fn md_headings<'py>(&self, py: Python<'py>, depth: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
-        let md = self.markdown(py)?;
-        let headings = py.detach(|| md.md_headings(depth));
-        to_py(py, &headings)
+        self.on_markdown(py, |md| Ok(md.md_headings(depth)))
     }
 
     /// The sections under each heading (to `depth` when given).
     #[pyo3(signature = (depth = None))]
     fn md_sections<'py>(&self, py: Python<'py>, depth: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
-        let md = self.markdown(py)?;
-        let sections = py.detach(|| md.md_sections(depth));
-        to_py(py, &sections)
+        self.on_markdown(py, |md| Ok(md.md_sections(depth)))
     }
 
     /// The fenced code blocks (of language `lang` when given).
@@ -862,9 +883,7 @@ impl PyArtifact {
         py: Python<'py>,
         lang: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let md = self.markdown(py)?;
-        let blocks = py.detach(|| md.md_code_blocks(lang));
-        to_py(py, &blocks)
+        self.on_markdown(py, |md| Ok(md.md_code_blocks(lang)))
     }
 
     /// The links of lines `start` to `end`.
@@ -875,9 +894,7 @@ impl PyArtifact {
         start: Option<usize>,
         end: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let md = self.markdown(py)?;
-        let links = py.detach(|| md.md_links(start, end));
-        to_py(py, &links)
+        self.on_markdown(py, |md| Ok(md.md_links(start, end)))
     }
 
     /// The images of lines `start` to `end`.
@@ -888,9 +905,7 @@ impl PyArtifact {
         start: Option<usize>,
         end: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let md = self.markdown(py)?;
-        let images = py.detach(|| md.md_images(start, end));
-        to_py(py, &images)
+        self.on_markdown(py, |md| Ok(md.md_images(start, end)))
     }
 
     /// The plain text of lines `start` to `end`, without Markdown syntax.
@@ -913,11 +928,7 @@ impl PyArtifact {
         start: Option<usize>,
         end: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let md = self.markdown(py)?;
-        let tree = py
-            .detach(|| md.md_ast(start, end))
-            .map_err(|e| artifact_error(py, e))?;
-        to_py(py, &tree)
+        self.on_markdown(py, |md| md.md_ast(start, end))
     }
 }
 

@@ -28,6 +28,15 @@ def test_loads_raises_json_not_found_a_value_error() -> None:
     assert str(caught.value) == "no JSON value found in the text"
 
 
+def test_loads_refuses_to_return_part_of_a_huge_value() -> None:
+    huge = "[" + "0," * 2_100_000 + "0]"
+    with pytest.raises(flexmd.JSONTooLarge, match="more than 2000000 values"):
+        flexmd.loads(huge)
+    part = flexmd.find_json(huge, repairs=True)
+    assert "value_limit" in [r["kind"] for r in part["repairs"]]
+    assert len(part["value"]) < 2_100_001
+
+
 def test_find_json_modes() -> None:
     text = 'first {"a": 1} then {"b": 2}'
     assert flexmd.find_json(text) == {"a": 1}
@@ -321,7 +330,7 @@ def test_provider_objects_are_read_through_model_dump() -> None:
 
 
 def test_exception_hierarchy() -> None:
-    for cls in (flexmd.JSONNotFound, flexmd.SpecError, flexmd.SchemaError, flexmd.ValidationError, flexmd.ArtifactError, flexmd.ToolCallError):
+    for cls in (flexmd.JSONNotFound, flexmd.JSONTooLarge, flexmd.SpecError, flexmd.SchemaError, flexmd.ValidationError, flexmd.ArtifactError, flexmd.ToolCallError):
         assert issubclass(cls, flexmd.FlexmdError)
         assert issubclass(cls, ValueError)
     error = flexmd.ValidationError("bad", errors=[{"path": "a"}])

@@ -107,3 +107,22 @@ def test_hostile_queries_are_errors() -> None:
         a.json_get("$" + "[" * 10_000)
     with pytest.raises(flexmd.ToolCallError):
         a.grep("(a{1000}){1000}")
+
+
+def test_the_stubs_type_check() -> None:
+    api = pytest.importorskip("mypy.api", reason="mypy is not installed (pip install mypy)")
+    usage = Path(__file__).with_name("typed_usage.py")
+    out, err, code = api.run(["--strict", "--no-incremental", "--no-error-summary", str(usage)])
+    # mypy versions differ in spelling builtins (`builtins.dict` or `dict`).
+    notes = [
+        line.split(": ", 1)[1].replace("builtins.", "")
+        for line in out.splitlines()
+        if ": note: " in line
+    ]
+    errors = [line for line in out.splitlines() if ": error: " in line]
+    assert errors == [], err
+    assert notes == [
+        'note: Revealed type is "typed_usage.Review"',
+        'note: Revealed type is "typed_usage.Review"',
+        'note: Revealed type is "dict[str, Any]"',
+    ]

@@ -31,6 +31,7 @@ from ._errors import (
     ArtifactError as ArtifactError,
     FlexmdError as FlexmdError,
     JSONNotFound as JSONNotFound,
+    JSONTooLarge as JSONTooLarge,
     SchemaError as SchemaError,
     SpecError as SpecError,
     ToolCallError as ToolCallError,
@@ -53,7 +54,9 @@ def loads(text: str) -> JSON:
     (trailing commas, single quotes, comments, cut-off endings, Python
     literals, ...). The drop-in for ``json.loads`` on model output.
 
-    Raises :class:`JSONNotFound` (a ``ValueError``) when there is none.
+    Raises :class:`JSONNotFound` (a ``ValueError``) when there is none, and
+    :class:`JSONTooLarge` for JSON of more than 2 000 000 values (more than
+    flexmd reads from one text).
 
     >>> loads('Sure! ```json\\n{"a": [1, 2,],}\\n```')
     {'a': [1, 2]}

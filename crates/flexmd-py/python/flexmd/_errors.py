@@ -18,6 +18,11 @@ class JSONNotFound(FlexmdError, ValueError):
     """No JSON value was found in the text, even after repairs."""
 
 
+class JSONTooLarge(FlexmdError, ValueError):
+    """The JSON holds more values (2 000 000) than flexmd reads from one
+    text: :func:`flexmd.loads` refuses to return a part as the whole."""
+
+
 class SpecError(FlexmdError, ValueError):
     """The text is not an Output Format Spec (or its JSON is malformed)."""
 

@@ -1,0 +1,39 @@
+"""Code a user writes against the stubs: `mypy --strict` must accept it and
+infer the types `reveal_type` names (test_package.py runs it)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from pydantic import BaseModel
+
+import flexmd
+
+
+class Review(BaseModel):
+    approved: bool
+    issues: List[str] = []
+
+
+def use(answer: str, llm: Any) -> None:
+    data: Any = flexmd.loads(answer)
+    spec: flexmd.Spec = flexmd.Spec.parse(answer)
+    prompt: str = spec.prompt()
+    plain: Dict[str, Any] = spec.to_json(answer)
+    review = flexmd.validate(answer, Review)
+    reveal_type(review)
+    asked = flexmd.ask(llm, prompt, schema=Review)
+    reveal_type(asked)
+    report = flexmd.validate(answer, "review", report=True)
+    reveal_type(report)
+    log = flexmd.Artifact.open("build.log")
+    lines: List[str] = log.grep("error", "i")
+    tools = flexmd.forge_tools([log], format="anthropic")
+    text: str = tools.call({"name": "artifact_head", "arguments": {"callId": "build.log"}})
+    try:
+        flexmd.loads("none")
+    except flexmd.JSONNotFound as e:
+        message: str = str(e)
+    except flexmd.ValidationError as e:
+        errors: List[Dict[str, Any]] = e.errors
+    del data, plain, lines, text
