@@ -1435,7 +1435,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__call)
-            opts="-h --call --call-file --as --config --json --compact --color --help"
+            opts="-h --call --call-file --max-tokens --cursor --as --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1446,6 +1446,14 @@ _flexmd() {
                     return 0
                     ;;
                 --call-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

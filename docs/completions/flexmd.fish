@@ -289,6 +289,8 @@ complete -c flexmd -n "__fish_flexmd_using_subcommand tools" -l compact -d 'Prin
 complete -c flexmd -n "__fish_flexmd_using_subcommand tools" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c flexmd -n "__fish_flexmd_using_subcommand call" -l call -d 'The call, as JSON: `{"name", "arguments"}` (arguments an object or JSON text), an OpenAI tool call (`{"type": "function", "function": {...}}`) or an assistant message holding `tool_calls`, an Anthropic `tool_use` block or a message holding them, or an array of calls. Standard input when neither this nor --call-file is given' -r
 complete -c flexmd -n "__fish_flexmd_using_subcommand call" -l call-file -d 'Read the call JSON from this file' -r -F
+complete -c flexmd -n "__fish_flexmd_using_subcommand call" -l max-tokens -d 'Answer with one page of the result, at most N tokens (o200k_base): `{text, tokens, truncated, omitted, cursor}`, cut only between whole lines or whole JSON values; pass the page\'s cursor with --cursor for the next one' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand call" -l cursor -d 'Continue after the page that returned this cursor (same call, same --max-tokens or another)' -r
 complete -c flexmd -n "__fish_flexmd_using_subcommand call" -l as -d 'Read every file as this kind (default: from the extension: .json, .json5, .jsonl, .ndjson are JSON of that format; .md, .markdown Markdown; anything else, and standard input, text)' -r -f -a "json\t'JSON, JSON5 or JSON Lines, told apart by content'
 json5\t'JSON5 (comments, trailing commas, unquoted keys)'
 jsonl\t'JSON Lines: one value per line'

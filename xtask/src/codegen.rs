@@ -95,6 +95,16 @@ fn output_schemas() -> Vec<(&'static str, &'static str, schemars::Schema)> {
             "flexmd tools --format anthropic",
             schema::<Vec<flexmd_artifact::AnthropicTool<'static>>>("Anthropic tools"),
         ),
+        (
+            "tool-call-result",
+            "flexmd call --json",
+            schema::<flexmd_artifact::ToolCallResult>("ToolCallResult"),
+        ),
+        (
+            "page",
+            "flexmd call --max-tokens N",
+            schema::<flexmd_artifact::Page>("Page"),
+        ),
     ]
 }
 

@@ -103,7 +103,41 @@ impl SpooledArtifact {
         pattern: &GrepPattern,
         limit: usize,
     ) -> Result<Vec<usize>, ArtifactError> {
+        self.grep_lines_from(pattern, 0, limit)
+    }
+
+    /// [`SpooledArtifact::grep_lines`] from line `first` on: the search
+    /// starts at that line's first byte, so a page of matches resumes where
+    /// the last one stopped without searching the lines before it again.
+    pub fn grep_lines_from(
+        &self,
+        pattern: &GrepPattern,
+        first: usize,
+        limit: usize,
+    ) -> Result<Vec<usize>, ArtifactError> {
         let reader = self.reader.as_ref();
+        if first > 0 {
+            let Some(range) = reader.line_range(first) else {
+                return Ok(Vec::new());
+            };
+            let from = range.start;
+            let bytes = reader.bytes();
+            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pattern.matching_lines(
+                    bytes.get(from..).unwrap_or_default(),
+                    |offset| reader.line_of(offset + from),
+                    limit,
+                    crate::reader::WINDOW,
+                    &|range| reader.release(range.start + from..range.end + from),
+                )
+            }))
+            .map_err(|_| {
+                ArtifactError::Pattern(
+                    "the regex engine failed on this pattern and input; try a simpler pattern"
+                        .to_owned(),
+                )
+            });
+        }
         // A byte order mark is not part of the first line: the search starts
         // after it, so `^#` matches a heading right behind one.
         let bytes = reader.bytes();

@@ -696,16 +696,57 @@ impl<'a> ToolSet<'a> {
             )));
         };
         let args = parse_arguments(name, arguments)?;
-        let args = Args::check(spec, ids, &args)?;
+        let (_, checked, artifact) = self.resolve_in(spec, ids, &args)?;
+        self.run(spec, &checked, artifact)
+    }
+
+    /// The tool `name`, its checked arguments and the artifact they name.
+    pub(crate) fn resolve<'v>(
+        &self,
+        name: &str,
+        args: &'v Value,
+    ) -> Result<(&'static str, Args<'v>, &'a Artifact), ArtifactError> {
+        let Some((spec, ids)) = self.tools.iter().find(|(s, _)| s.name == name) else {
+            let names: Vec<&str> = self.tools.iter().map(|(s, _)| s.name).collect();
+            return Err(ArtifactError::Call(format!(
+                "unknown tool `{name}`; the tools are {}",
+                names.join(", ")
+            )));
+        };
+        self.resolve_in(spec, ids, args)
+    }
+
+    fn resolve_in<'v>(
+        &self,
+        spec: &'static Spec,
+        ids: &[&str],
+        args: &'v Value,
+    ) -> Result<(&'static str, Args<'v>, &'a Artifact), ArtifactError> {
+        let checked = Args::check(spec, ids, args)?;
         let artifact = self
             .artifacts
             .iter()
-            .find(|(id, _)| *id == args.call_id)
+            .find(|(id, _)| *id == checked.call_id)
             .map(|(_, a)| *a)
             .ok_or_else(|| {
-                ArtifactError::Call(format!("{name}: no artifact `{}`", args.call_id))
+                ArtifactError::Call(format!("{}: no artifact `{}`", spec.name, checked.call_id))
             })?;
-        self.run(spec, &args, artifact)
+        Ok((spec.name, checked, artifact))
+    }
+
+    /// A call's whole result as the model would see it, without the caps.
+    pub(crate) fn call_unlimited(&self, name: &str, args: &Value) -> Result<String, ArtifactError> {
+        let (_, checked, artifact) = self.resolve(name, args)?;
+        let spec = SPECS
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| ArtifactError::Call(format!("unknown tool `{name}`")))?;
+        let unlimited = ToolSet {
+            artifacts: self.artifacts.clone(),
+            tools: Vec::new(),
+            caps: Caps::unlimited(),
+        };
+        unlimited.run(spec, &checked, artifact)
     }
 
     fn run(
@@ -759,7 +800,7 @@ impl<'a> ToolSet<'a> {
                     crate::grep::GrepFlags::parse(flags)?,
                 )?;
                 let numbered = args.values.get("lineNumbers") == Some(&Value::Bool(true));
-                let hits = base.grep_lines(&pattern, caps.lines + 1)?;
+                let hits = base.grep_lines(&pattern, caps.lines.saturating_add(1))?;
                 let more = hits.len() > caps.lines;
                 let shown: Vec<String> = hits
                     .iter()
@@ -805,7 +846,7 @@ impl<'a> ToolSet<'a> {
                     "artifact_json_filter" => {
                         let path = args.str("path").unwrap_or("$");
                         let mut out = BoundedList::new(caps);
-                        for v in &a.json_filter_limited(path, caps.lines + 1)? {
+                        for v in &a.json_filter_limited(path, caps.lines.saturating_add(1))? {
                             out.push(v);
                         }
                         out.finish()
@@ -813,7 +854,9 @@ impl<'a> ToolSet<'a> {
                     "artifact_json_slice" => {
                         let range = a.record_range(args.signed("start"), args.signed("end"))?;
                         // One more than the cap, to know whether to say so.
-                        let end = range.end.min(range.start.saturating_add(caps.lines + 1));
+                        let end = range
+                            .end
+                            .min(range.start.saturating_add(caps.lines.saturating_add(1)));
                         let mut out = BoundedList::new(caps);
                         for v in &a.records(range.start..end)? {
                             out.push(v);
@@ -833,11 +876,17 @@ impl<'a> ToolSet<'a> {
                         // Only what can be shown is built: 1 GB of Markdown
                         // has hundreds of thousands of sections.
                         "artifact_md_headings" => {
-                            let shown: Vec<_> = a.headings(depth).take(caps.lines + 1).collect();
+                            let shown: Vec<_> = a
+                                .headings(depth)
+                                .take(caps.lines.saturating_add(1))
+                                .collect();
                             list(&shown, Some(a.heading_count(depth)))
                         }
                         "artifact_md_sections" => {
-                            let shown: Vec<_> = a.sections(depth).take(caps.lines + 1).collect();
+                            let shown: Vec<_> = a
+                                .sections(depth)
+                                .take(caps.lines.saturating_add(1))
+                                .collect();
                             list(&shown, Some(a.heading_count(depth)))
                         }
                         "artifact_md_code_blocks" => {
@@ -846,20 +895,22 @@ impl<'a> ToolSet<'a> {
                         }
                         // Parsed only as far as can be shown.
                         "artifact_md_links" => {
-                            let shown = a.inline_limited(start, end, false, caps.lines + 1);
+                            let shown =
+                                a.inline_limited(start, end, false, caps.lines.saturating_add(1));
                             list(&shown, None)
                         }
                         "artifact_md_images" => {
                             let shown: Vec<_> = a
-                                .inline_limited(start, end, true, caps.lines + 1)
+                                .inline_limited(start, end, true, caps.lines.saturating_add(1))
                                 .into_iter()
                                 .map(crate::markdown::Image::from_link)
                                 .collect();
                             list(&shown, None)
                         }
-                        "artifact_md_text" => {
-                            capped_text(a.md_text_limited(start, end, caps.bytes + 1), caps)
-                        }
+                        "artifact_md_text" => capped_text(
+                            a.md_text_limited(start, end, caps.bytes.saturating_add(1)),
+                            caps,
+                        ),
                         "artifact_md_ast" => value(&a.md_ast(start, end)?),
                         _ => return Err(wrong_kind(spec)),
                     }
@@ -968,7 +1019,7 @@ impl BoundedList {
         if let Some(strings) = &mut self.strings {
             match value.as_str() {
                 Some(s) => {
-                    let mut cut = s.len().min(self.caps.bytes + 1);
+                    let mut cut = s.len().min(self.caps.bytes.saturating_add(1));
                     while !s.is_char_boundary(cut) {
                         cut -= 1;
                     }
@@ -980,7 +1031,7 @@ impl BoundedList {
         if !self.full {
             self.json
                 .extend_from_slice(if self.count == 1 { b"\n" } else { b",\n" });
-            let limit = self.caps.bytes + 1;
+            let limit = self.caps.bytes.saturating_add(1);
             let mut writer = Indented {
                 out: &mut self.json,
                 limit,
@@ -1163,7 +1214,7 @@ pub(crate) fn call_id<'v>(
 }
 
 /// Checked arguments of one call.
-struct Args<'v> {
+pub(crate) struct Args<'v> {
     call_id: &'v str,
     values: &'v Map<String, Value>,
     ints: Vec<(&'static str, i64)>,
@@ -1282,18 +1333,23 @@ impl<'v> Args<'v> {
         })
     }
 
+    /// A boolean argument; `false` when omitted.
+    pub(crate) fn bool(&self, name: &str) -> bool {
+        self.values.get(name) == Some(&Value::Bool(true))
+    }
+
     /// A non-negative integer argument (negative ones read as 0).
-    fn int(&self, name: &str) -> Option<usize> {
+    pub(crate) fn int(&self, name: &str) -> Option<usize> {
         self.signed(name).map(|v| usize::try_from(v).unwrap_or(0))
     }
 
     /// An integer argument that may be negative.
-    fn signed(&self, name: &str) -> Option<i64> {
+    pub(crate) fn signed(&self, name: &str) -> Option<i64> {
         self.ints.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
     }
 
     /// A string argument; `""` is `None` where it means "omitted".
-    fn str(&self, name: &str) -> Option<&'v str> {
+    pub(crate) fn str(&self, name: &str) -> Option<&'v str> {
         let s = self.values.get(name)?.as_str()?;
         let omitted_when_empty = SPECS.iter().flat_map(|s| s.params).any(|p| {
             matches!(p, Param::Str { name: n, empty_is_omitted: true, .. } if *n == name)

@@ -93,6 +93,16 @@ pub(crate) struct CallArgs {
     /// Read the call JSON from this file.
     #[arg(long, value_name = "FILE")]
     call_file: Option<PathBuf>,
+    /// Answer with one page of the result, at most N tokens (o200k_base):
+    /// `{text, tokens, truncated, omitted, cursor}`, cut only between whole
+    /// lines or whole JSON values; pass the page's cursor with --cursor
+    /// for the next one.
+    #[arg(long, value_name = "N")]
+    max_tokens: Option<usize>,
+    /// Continue after the page that returned this cursor (same call, same
+    /// --max-tokens or another).
+    #[arg(long, requires = "max_tokens")]
+    cursor: Option<String>,
     #[command(flatten)]
     kind: KindArg,
 }
@@ -566,5 +576,32 @@ pub(crate) fn call(args: CallArgs, json_out: bool) -> Result<ExitCode, CliError>
     }
     let (_inputs, artifacts) = open_all(&args.files, args.kind.kind)?;
     let tools = forge_tools(&artifacts);
-    run_calls(&tools, &calls, json_out || calls.len() > 1, false)
+    let Some(max_tokens) = args.max_tokens else {
+        return run_calls(&tools, &calls, json_out || calls.len() > 1, false);
+    };
+    let [call] = calls.as_slice() else {
+        return Err(CliError::Usage(format!(
+            "--max-tokens pages one call at a time; this holds {}",
+            calls.len()
+        )));
+    };
+    let progress = Progress::start(&format!("running {}", call.name));
+    let page = tools.call_paged(
+        &call.name,
+        &call.arguments,
+        max_tokens,
+        args.cursor.as_deref(),
+    );
+    drop(progress);
+    match page {
+        Ok(page) => {
+            print_json(&page)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            // The text a model would get back, on stderr.
+            eprintln!("{e}");
+            Ok(ExitCode::from(1))
+        }
+    }
 }

@@ -1229,6 +1229,82 @@ mod artifact {
                 .starts_with("artifact_head: `callId` must be one of")
         );
     }
+
+    #[test]
+    fn call_pages_a_result_by_tokens_with_cursors() {
+        let dir = scratch("pages");
+        let log = dir.join("access.log");
+        let text: String = (0..400)
+            .map(|i| format!("{i} GET /item/{i} 200\n"))
+            .collect();
+        std::fs::write(&log, &text).unwrap();
+        let log = log.to_string_lossy().into_owned();
+        let call =
+            json!({"name": "artifact_grep", "arguments": {"callId": log, "pattern": "GET /item/1"}})
+                .to_string();
+        let whole = flexmd()
+            .args(["call", &log, "--call", &call])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let mut lines = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut pages = 0;
+        loop {
+            let mut args = vec!["call", &log, "--call", &call, "--max-tokens", "120"];
+            if let Some(c) = &cursor {
+                args.extend(["--cursor", c.as_str()]);
+            }
+            let out = flexmd().args(&args).assert().success().get_output().clone();
+            let page: Value = serde_json::from_str(&stdout(&out)).unwrap();
+            assert!(page["tokens"].as_u64().unwrap() <= 120);
+            lines.extend(page["text"].as_str().unwrap().lines().map(str::to_owned));
+            pages += 1;
+            match page["cursor"].as_str() {
+                Some(c) => {
+                    assert_eq!(page["truncated"], true);
+                    assert_eq!(page["omitted"]["unit"], "lines");
+                    cursor = Some(c.to_owned());
+                }
+                None => break,
+            }
+        }
+        assert!(pages > 3, "{pages} pages");
+        assert_eq!(format!("{}\n", lines.join("\n")), stdout(&whole));
+        let stale = flexmd()
+            .args([
+                "call",
+                &log,
+                "--call",
+                &call,
+                "--max-tokens",
+                "120",
+                "--cursor",
+                "1.2.3",
+            ])
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        assert!(String::from_utf8_lossy(&stale.stderr).contains("is not one this call returned"));
+        let two = flexmd()
+            .args([
+                "call",
+                &log,
+                "--call",
+                &format!("[{call}, {call}]"),
+                "--max-tokens",
+                "99",
+            ])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(
+            String::from_utf8_lossy(&two.stderr).contains("--max-tokens pages one call at a time")
+        );
+    }
 }
 
 #[path = "cli/hostile.rs"]
@@ -2383,6 +2459,17 @@ mod published_schemas {
             check("parse-any-result", &["parse-any", file]);
             check("tools-openai", &["tools", file]);
             check("tools-anthropic", &["tools", "--format", "anthropic", file]);
+            let grep = json!({"name": "artifact_grep", "id": "c1",
+                "arguments": {"callId": file, "pattern": "."}})
+            .to_string();
+            check(
+                "tool-call-result",
+                &["call", "--json", file, "--call", &grep],
+            );
+            check(
+                "page",
+                &["call", file, "--call", &grep, "--max-tokens", "50"],
+            );
         }
         for response in examples("responses") {
             check("extracted-result", &["extract", "--spec", &spec, &response]);

@@ -732,13 +732,13 @@ impl PyArtifact {
 
     /// An artifact over a text held in memory.
     #[staticmethod]
-    #[pyo3(signature = (text, kind = "text", call_id = "artifact".to_owned()))]
-    fn from_text(py: Python<'_>, text: &str, kind: &str, call_id: String) -> PyResult<Self> {
+    #[pyo3(signature = (text, kind = "text", call_id = "artifact"))]
+    fn from_text(py: Python<'_>, text: &str, kind: &str, call_id: &str) -> PyResult<Self> {
         let kind = read_as(py, kind)?;
         let artifact = Artifact::read(MemoryReader::new(text.as_bytes()), kind)
             .map_err(|e| artifact_error(py, e))?;
         Ok(Self {
-            call_id,
+            call_id: call_id.to_owned(),
             kind,
             artifact: Arc::new(artifact),
         })
@@ -995,6 +995,44 @@ impl ToolSet {
         };
         let result = py.detach(|| forge_tools(&self.artifacts).call(&call.name, &call.arguments));
         result.map_err(|e| flexmd_error(py, "ToolCallError", e.to_string(), None))
+    }
+
+    /// One page of a tool call's result within `max_tokens` (o200k_base):
+    /// `{text, tokens, truncated, omitted?, cursor?}`, cut only between
+    /// whole lines or whole JSON values; give `cursor` back for the next
+    /// page. As `flexmd call --max-tokens N [--cursor C]` prints it.
+    // 20000 is flexmd_artifact::DEFAULT_MAX_TOKENS, written out for the signature Python shows.
+    #[pyo3(signature = (tool_call, max_tokens = 20000, cursor = None))]
+    fn call_page<'py>(
+        &self,
+        py: Python<'py>,
+        tool_call: &Bound<'py, PyAny>,
+        max_tokens: usize,
+        cursor: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let calls = calls_of(py, tool_call)?;
+        let [call] = calls.as_slice() else {
+            return Err(flexmd_error(
+                py,
+                "ToolCallError",
+                format!(
+                    "call_page pages one tool call and this holds {}",
+                    calls.len()
+                ),
+                None,
+            ));
+        };
+        let page = py
+            .detach(|| {
+                forge_tools(&self.artifacts).call_paged(
+                    &call.name,
+                    &call.arguments,
+                    max_tokens,
+                    cursor,
+                )
+            })
+            .map_err(|e| flexmd_error(py, "ToolCallError", e.to_string(), None))?;
+        to_py(py, &page)
     }
 
     fn __repr__(&self) -> String {

@@ -310,6 +310,29 @@ def test_forge_tools_and_calls() -> None:
         flexmd.forge_tools([log], format="gemini")
 
 
+def test_call_page_pages_by_tokens() -> None:
+    log = flexmd.Artifact.from_text("".join(f"{i} GET /a 200\n" for i in range(500)), call_id="log")
+    tools = flexmd.forge_tools([log])
+    call = {"name": "artifact_cat", "arguments": {"callId": "log"}}
+    first = tools.call_page(call, max_tokens=100)
+    assert first["truncated"] is True and first["tokens"] <= 100
+    assert first["omitted"] == {"unit": "lines", "count": 501 - len(first["text"].split("\n"))}
+    lines = first["text"].split("\n")
+    cursor = first["cursor"]
+    while cursor:
+        page = tools.call_page(call, max_tokens=100, cursor=cursor)
+        lines += page["text"].split("\n")
+        cursor = page.get("cursor")
+    assert "\n".join(lines) == log.as_string()
+    assert tools.call_page({"name": "artifact_line_count", "arguments": {"callId": "log"}}) == {
+        "text": "501", "tokens": 1, "truncated": False
+    }
+    with pytest.raises(flexmd.ToolCallError, match="is not one this call returned"):
+        tools.call_page(call, max_tokens=100, cursor="9.9.9")
+    with pytest.raises(flexmd.ToolCallError, match="must be at least 16"):
+        tools.call_page(call, max_tokens=3)
+
+
 def test_provider_objects_are_read_through_model_dump() -> None:
     pydantic = pytest.importorskip("pydantic")
 

@@ -105,6 +105,16 @@ def test_artifact_tools(flexmd_cli: Cli, path: Path) -> None:
         )
         assert tools.call_all(calls) == expected
     md = flexmd.Artifact.open(path)
+    paged = flexmd.forge_tools([md])
+    grep = {"name": "artifact_grep", "arguments": {"callId": str(path), "pattern": "."}}
+    cursor = None
+    while True:
+        flags = ["--max-tokens", "40"] + (["--cursor", cursor] if cursor else [])
+        page = paged.call_page(grep, max_tokens=40, cursor=cursor)
+        assert page == flexmd_cli.json("call", path, "--call", json.dumps(grep), *flags)
+        cursor = page.get("cursor")
+        if cursor is None:
+            break
     assert md.kind == "markdown"
     assert md.md_headings() == flexmd_cli.tool("artifact", "md-headings", path)
     assert md.md_sections() == flexmd_cli.tool("artifact", "md-sections", path)

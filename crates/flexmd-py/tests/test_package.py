@@ -126,3 +126,62 @@ def test_the_stubs_type_check() -> None:
         'note: Revealed type is "typed_usage.Review"',
         'note: Revealed type is "dict[str, Any]"',
     ]
+
+
+def stub_signatures() -> dict:
+    """`name` or `Class.name` -> the parameter names and defaults the stubs give
+    (the implementation's, for functions with overloads)."""
+    tree = ast.parse((PACKAGE / "__init__.pyi").read_text(encoding="utf-8"))
+
+    def params(fn: ast.FunctionDef) -> list:
+        args = fn.args
+        positional = args.posonlyargs + args.args
+        defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        out = [(a.arg, ast.unparse(d) if d is not None else None) for a, d in zip(positional, defaults)]
+        out += [
+            (a.arg, ast.unparse(d) if d is not None else None)
+            for a, d in zip(args.kwonlyargs, args.kw_defaults)
+        ]
+        return [p for p in out if p[0] != "self"]
+
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            found[node.name] = params(node)  # the last definition: the implementation
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and not item.name.startswith("__"):
+                    found[f"{node.name}.{item.name}"] = params(item)
+    return found
+
+
+def runtime_params(obj) -> list:
+    import inspect
+
+    try:
+        signature = inspect.signature(obj)
+    except ValueError:  # a property
+        return []
+    return [
+        (name, None if p.default is inspect.Parameter.empty else repr(p.default))
+        for name, p in signature.parameters.items()
+        if name != "self"
+    ]
+
+
+def test_the_stubs_name_the_parameters_and_defaults_the_code_has() -> None:
+    stubs = stub_signatures()
+    checked = 0
+    for name in flexmd.__all__:
+        obj = getattr(flexmd, name)
+        if callable(obj) and not isinstance(obj, type):
+            assert stubs[name] == runtime_params(obj), name
+            checked += 1
+    for cls in (flexmd.Spec, flexmd.Artifact, flexmd.ToolSet):
+        for name in dir(cls):
+            member = getattr(cls, name)
+            if name.startswith("_") or not callable(member):
+                continue
+            assert stubs[f"{cls.__name__}.{name}"] == runtime_params(member), f"{cls.__name__}.{name}"
+            checked += 1
+    assert checked > 40

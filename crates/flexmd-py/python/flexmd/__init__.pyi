@@ -395,6 +395,15 @@ class ToolSet:
         tool-call object) and returns the text to give the model back.
         Raises :class:`ToolCallError`, whose message is the text to give
         it instead, when the call cannot run."""
+    def call_page(
+        self, tool_call: Any, max_tokens: int = 20000, cursor: Optional[str] = None
+    ) -> Dict[str, Any]:
+        """One page of a call's result within ``max_tokens`` (o200k_base):
+        ``{text, tokens, truncated, omitted?, cursor?}``. Pages end between
+        whole lines or whole JSON values (a page of values is a JSON array);
+        give ``cursor`` back, with the same call, for the next page. A
+        single line or value over the budget raises :class:`ToolCallError`
+        saying how to narrow the call."""
     def call_all(self, calls: Any) -> List[Dict[str, Any]]:
         """Runs every call in ``calls`` (a call, an assistant message
         holding them, or a list): ``{id?, name, result | error}`` each, as

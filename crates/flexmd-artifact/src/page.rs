@@ -1,0 +1,556 @@
+//! Tool results in pages that fit a token budget: cut only between whole
+//! lines or whole JSON values, said so in the page, with a cursor that the
+//! same call takes to continue. Nothing is ever cut silently.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::ArtifactError;
+use crate::tokens::{Encoding, count_tokens};
+use crate::tools::{Artifact, ToolSet};
+
+/// The budget of a page when none is given: 20 000 tokens, under the
+/// 25 000 at which Claude Code cuts an MCP result.
+pub const DEFAULT_MAX_TOKENS: usize = 20_000;
+
+/// The smallest budget a page may have: room for a line or a value.
+pub const MIN_MAX_TOKENS: usize = 16;
+
+/// One page of a tool's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Page {
+    /// The page: whole lines joined with `\n`, or a JSON array of whole
+    /// values (valid JSON by itself), or the whole result when it fits.
+    pub text: String,
+    /// The tokens in `text` (o200k_base), never more than the budget.
+    pub tokens: usize,
+    /// More of the result follows this page.
+    pub truncated: bool,
+    /// What follows this page, when it is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<Omitted>,
+    /// Give it back with the same tool and arguments for the next page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+/// How much of a result a page leaves for the pages after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Omitted {
+    /// What the result is made of.
+    pub unit: PageUnit,
+    /// How many are left; `None` when finding out would mean reading them
+    /// all (the rest of a grep).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+}
+
+/// The whole pieces a result is paged by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum PageUnit {
+    /// Lines (of a file, of matches, of keys or strings).
+    Lines,
+    /// JSON values: each page is a JSON array of some of them.
+    Items,
+}
+
+/// Where a page ends: the next unit, the line a grep resumes at, and which
+/// call it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cursor {
+    next: usize,
+    resume_line: usize,
+    call: u64,
+}
+
+impl Cursor {
+    fn encode(self) -> String {
+        format!("{}.{}.{:016x}", self.next, self.resume_line, self.call)
+    }
+
+    fn decode(name: &str, text: &str, call: u64) -> Result<Self, ArtifactError> {
+        let bad = || {
+            ArtifactError::Call(format!(
+                "{name}: `cursor` {text:?} is not one this call returned; give the cursor of \
+                 the last page, with the same arguments, or leave it out to start again"
+            ))
+        };
+        let mut parts = text.split('.');
+        let (Some(next), Some(resume), Some(id), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(bad());
+        };
+        let cursor = Self {
+            next: next.parse().map_err(|_| bad())?,
+            resume_line: resume.parse().map_err(|_| bad())?,
+            call: u64::from_str_radix(id, 16).map_err(|_| bad())?,
+        };
+        if cursor.call == call {
+            Ok(cursor)
+        } else {
+            Err(bad())
+        }
+    }
+}
+
+/// FNV-1a over the tool's name and its arguments with keys sorted: a
+/// cursor continues only the call it came from.
+fn fingerprint(name: &str, args: &Value) -> u64 {
+    let canonical = match args {
+        Value::Object(map) => {
+            let sorted: BTreeMap<&String, &Value> = map.iter().collect();
+            serde_json::to_string(&sorted).unwrap_or_default()
+        }
+        other => other.to_string(),
+    };
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in name.bytes().chain([0]).chain(canonical.bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// A result's units from some point on.
+enum Units<'a> {
+    /// Lines; `total` when the result's length is known.
+    Lines {
+        lines: Box<dyn Iterator<Item = (String, usize)> + 'a>,
+        total: Option<usize>,
+    },
+    /// JSON values.
+    Items {
+        items: Box<dyn Iterator<Item = Value> + 'a>,
+        total: Option<usize>,
+    },
+    /// A result that is one piece (a number, a value, a text).
+    Single(String),
+}
+
+fn tokens(text: &str) -> usize {
+    count_tokens(text.as_bytes(), Encoding::O200kBase)
+}
+
+/// A JSON value as an item of a pretty array: indented by two spaces.
+fn item_text(value: &Value) -> String {
+    let pretty = serde_json::to_string_pretty(value).unwrap_or_default();
+    let mut out = String::with_capacity(pretty.len() + 8);
+    for (i, line) in pretty.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str("  ");
+        out.push_str(line);
+    }
+    out
+}
+
+fn items_page(items: &[String]) -> String {
+    if items.is_empty() {
+        "[]".to_owned()
+    } else {
+        format!("[\n{}\n]", items.join(",\n"))
+    }
+}
+
+impl ToolSet<'_> {
+    /// Runs the tool `name` with `arguments` (JSON text of an object, as for
+    /// [`ToolSet::call`]) and returns one page of its result within
+    /// `max_tokens` (o200k_base; at least [`MIN_MAX_TOKENS`]): the first,
+    /// or the one after the page whose `cursor` is given. Pages end between
+    /// whole lines (line tools, grep, keys, text) or whole values (JSON and
+    /// Markdown lists: each page is a JSON array); the page says when more
+    /// follows and how much. Joining the pages' lines (or the arrays'
+    /// values) gives the whole result, uncapped. A single line or value
+    /// larger than the budget is an error that says how to narrow the call.
+    ///
+    /// ```
+    /// use flexmd_artifact::{Artifact, MemoryReader, SpooledArtifact, forge_tools};
+    ///
+    /// let text: String = (0..300).map(|i| format!("line {i}\n")).collect();
+    /// let artifacts = vec![("log".to_owned(), Artifact::Text(SpooledArtifact::new(MemoryReader::new(text))))];
+    /// let tools = forge_tools(&artifacts);
+    /// let args = r#"{"callId": "log", "pattern": "^line 1"}"#;
+    /// let first = tools.call_paged("artifact_grep", args, 100, None).unwrap();
+    /// assert!(first.truncated && first.tokens <= 100);
+    /// let mut lines: Vec<String> = first.text.lines().map(str::to_owned).collect();
+    /// let mut cursor = first.cursor;
+    /// while let Some(c) = cursor {
+    ///     let page = tools.call_paged("artifact_grep", args, 100, Some(&c)).unwrap();
+    ///     lines.extend(page.text.lines().map(str::to_owned));
+    ///     cursor = page.cursor;
+    /// }
+    /// assert_eq!(lines.len(), 111); // line 1, 10..19, 100..199
+    /// ```
+    pub fn call_paged(
+        &self,
+        name: &str,
+        arguments: &str,
+        max_tokens: usize,
+        cursor: Option<&str>,
+    ) -> Result<Page, ArtifactError> {
+        if max_tokens < MIN_MAX_TOKENS {
+            return Err(ArtifactError::Call(format!(
+                "{name}: `max_tokens` must be at least {MIN_MAX_TOKENS} (got {max_tokens})"
+            )));
+        }
+        let parsed = crate::tools::parse_arguments(name, arguments)?;
+        let call = fingerprint(name, &parsed);
+        let start = match cursor {
+            Some(text) => Cursor::decode(name, text, call)?,
+            None => Cursor {
+                next: 0,
+                resume_line: 0,
+                call,
+            },
+        };
+        let units = self.units(name, &parsed, start)?;
+        fill(name, units, start, max_tokens)
+    }
+
+    /// The result of a call as units, from `start` on.
+    fn units<'s>(
+        &'s self,
+        name: &str,
+        args: &Value,
+        start: Cursor,
+    ) -> Result<Units<'s>, ArtifactError> {
+        let (spec_name, checked, artifact) = self.resolve(name, args)?;
+        let base = artifact.base();
+        let reader = base.reader();
+        let line_range = |range: std::ops::Range<usize>| {
+            let total = range.len();
+            let from = range.start.saturating_add(start.next).min(range.end);
+            let lines = reader
+                .lines_from(from)
+                .take(range.end - from)
+                .enumerate()
+                .map(move |(i, line)| (line.into_owned(), from + i));
+            Units::Lines {
+                lines: Box::new(lines),
+                total: Some(total),
+            }
+        };
+        let count = base.line_count();
+        let values = |list: Vec<Value>| {
+            let total = list.len();
+            let all_strings = list.iter().all(Value::is_string);
+            let rest = list.into_iter().skip(start.next);
+            if all_strings && total > 0 {
+                Units::Lines {
+                    lines: Box::new(rest.map(|v| (v.as_str().unwrap_or_default().to_owned(), 0))),
+                    total: Some(total),
+                }
+            } else {
+                Units::Items {
+                    items: Box::new(rest),
+                    total: Some(total),
+                }
+            }
+        };
+        let serialised = |list: &dyn erased_list::List| list.values();
+        Ok(match spec_name {
+            "artifact_head" => {
+                let n = checked.int("n").unwrap_or(10);
+                line_range(0..n.min(count))
+            }
+            "artifact_tail" => {
+                let n = checked.int("n").unwrap_or(10);
+                line_range(count.saturating_sub(n)..count)
+            }
+            "artifact_cat" => line_range(crate::artifact::slice_range(
+                count,
+                checked.signed("start"),
+                checked.signed("end"),
+            )),
+            "artifact_grep" => {
+                let pattern = crate::grep::GrepPattern::new(
+                    checked.str("pattern").unwrap_or_default(),
+                    crate::grep::GrepFlags::parse(checked.str("flags").unwrap_or(""))?,
+                )?;
+                let numbered = checked.bool("lineNumbers");
+                let mut from = start.resume_line;
+                let mut batch: std::vec::IntoIter<usize> = Vec::new().into_iter();
+                let mut done = false;
+                let lines = std::iter::from_fn(move || {
+                    loop {
+                        if let Some(i) = batch.next() {
+                            from = i + 1;
+                            let line = reader.line(i)?;
+                            return Some((
+                                if numbered {
+                                    format!("{}:{line}", i + 1)
+                                } else {
+                                    line.into_owned()
+                                },
+                                i,
+                            ));
+                        }
+                        if done {
+                            return None;
+                        }
+                        // Matches come in batches: a page needs a few, a
+                        // 1 GB file holds millions.
+                        let hits = base.grep_lines_from(&pattern, from, 256).ok()?;
+                        done = hits.len() < 256;
+                        batch = hits.into_iter();
+                        if batch.len() == 0 {
+                            return None;
+                        }
+                    }
+                });
+                Units::Lines {
+                    lines: Box::new(lines),
+                    total: None,
+                }
+            }
+            _ => match artifact {
+                Artifact::Json(a) => match spec_name {
+                    "artifact_json_keys" => match a.json_keys()? {
+                        Some(keys) => values(keys.into_iter().map(Value::String).collect()),
+                        None => Units::Single("(undefined)".to_owned()),
+                    },
+                    "artifact_json_get" => values(a.json_get(checked.str("path").unwrap_or("$"))?),
+                    "artifact_json_pluck" => {
+                        values(a.json_pluck(checked.str("path").unwrap_or("$"))?)
+                    }
+                    "artifact_json_filter" => {
+                        values(a.json_filter(checked.str("path").unwrap_or("$"))?)
+                    }
+                    "artifact_json_slice" => {
+                        values(a.json_slice(checked.signed("start"), checked.signed("end"))?)
+                    }
+                    _ => Units::Single(self.call_unlimited(name, args)?),
+                },
+                Artifact::Markdown(a) => {
+                    let (first, last) = (checked.int("startLine"), checked.int("endLine"));
+                    let depth = checked.int("depth").and_then(|d| u8::try_from(d).ok());
+                    let items = |list: Vec<Value>, total: Option<usize>| Units::Items {
+                        items: Box::new(list.into_iter()),
+                        total,
+                    };
+                    match spec_name {
+                        "artifact_md_headings" => Units::Items {
+                            items: Box::new(
+                                a.headings(depth)
+                                    .skip(start.next)
+                                    .map(|h| serde_json::to_value(h).unwrap_or(Value::Null)),
+                            ),
+                            total: Some(a.heading_count(depth)),
+                        },
+                        "artifact_md_sections" => Units::Items {
+                            items: Box::new(
+                                a.sections(depth)
+                                    .skip(start.next)
+                                    .map(|s| serde_json::to_value(s).unwrap_or(Value::Null)),
+                            ),
+                            total: Some(a.heading_count(depth)),
+                        },
+                        "artifact_md_code_blocks" => {
+                            let all = serialised(&a.md_code_blocks(checked.str("lang")));
+                            let total = all.len();
+                            items(all.into_iter().skip(start.next).collect(), Some(total))
+                        }
+                        "artifact_md_links" => {
+                            let all = serialised(&a.md_links(first, last));
+                            let total = all.len();
+                            items(all.into_iter().skip(start.next).collect(), Some(total))
+                        }
+                        "artifact_md_images" => {
+                            let all = serialised(&a.md_images(first, last));
+                            let total = all.len();
+                            items(all.into_iter().skip(start.next).collect(), Some(total))
+                        }
+                        "artifact_md_text" => {
+                            let text = a.md_text(first, last);
+                            if text.is_empty() {
+                                // As the plain call says it.
+                                return Ok(Units::Single("(empty)".to_owned()));
+                            }
+                            let all: Vec<String> = text.split('\n').map(str::to_owned).collect();
+                            let total = all.len();
+                            Units::Lines {
+                                lines: Box::new(all.into_iter().skip(start.next).map(|l| (l, 0))),
+                                total: Some(total),
+                            }
+                        }
+                        _ => Units::Single(self.call_unlimited(name, args)?),
+                    }
+                }
+                Artifact::Text(_) => Units::Single(self.call_unlimited(name, args)?),
+            },
+        })
+    }
+}
+
+/// Lists serialised item by item.
+mod erased_list {
+    use serde_json::Value;
+
+    pub(super) trait List {
+        fn values(&self) -> Vec<Value>;
+    }
+
+    impl<T: serde::Serialize> List for Vec<T> {
+        fn values(&self) -> Vec<Value> {
+            self.iter()
+                .map(|item| serde_json::to_value(item).unwrap_or(Value::Null))
+                .collect()
+        }
+    }
+}
+
+/// The page from `start`: as many whole units as fit in `max_tokens`.
+fn fill(
+    name: &str,
+    units: Units<'_>,
+    start: Cursor,
+    max_tokens: usize,
+) -> Result<Page, ArtifactError> {
+    let too_big = |what: String, size: usize| {
+        ArtifactError::Call(format!(
+            "{name}: {what} alone is {size} tokens, more than `max_tokens` ({max_tokens}); \
+             raise `max_tokens` or narrow the call (a smaller line range, a more specific \
+             path) to read it"
+        ))
+    };
+    match units {
+        Units::Single(text) => {
+            let size = tokens(&text);
+            if size > max_tokens {
+                return Err(too_big("the result".to_owned(), size));
+            }
+            Ok(Page {
+                text,
+                tokens: size,
+                truncated: false,
+                omitted: None,
+                cursor: None,
+            })
+        }
+        Units::Lines { lines, total } => {
+            let mut taken: Vec<(String, usize)> = Vec::new();
+            // Where a grep resumes: after the last line shown, or at the
+            // first line not shown.
+            let mut resume = start.resume_line;
+            let mut used = 0usize;
+            let mut more = false;
+            for (line, index) in lines {
+                let size = tokens(&line) + 1;
+                if used + size > max_tokens {
+                    if taken.is_empty() {
+                        return Err(too_big(format!("line {}", index + 1), size - 1));
+                    }
+                    more = true;
+                    resume = index;
+                    break;
+                }
+                used += size;
+                resume = index + 1;
+                taken.push((line, index));
+            }
+            let join = |taken: &[(String, usize)]| {
+                taken
+                    .iter()
+                    .map(|(l, _)| l.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            // The exact count can differ from the sum of the parts.
+            let mut text = join(&taken);
+            let mut size = tokens(&text);
+            while size > max_tokens && taken.len() > 1 {
+                if let Some((_, index)) = taken.pop() {
+                    resume = index;
+                }
+                more = true;
+                text = join(&taken);
+                size = tokens(&text);
+            }
+            let next = start.next + taken.len();
+            if !more && start.next == 0 && taken.is_empty() {
+                return Ok(empty());
+            }
+            let left = total.map(|t| t.saturating_sub(next));
+            let cursor = Cursor {
+                next,
+                resume_line: resume,
+                call: start.call,
+            };
+            Ok(page(text, size, more, PageUnit::Lines, left, cursor))
+        }
+        Units::Items { items, total } => {
+            let mut taken: Vec<String> = Vec::new();
+            let mut used = tokens("[\n\n]");
+            let mut more = false;
+            for (i, item) in items.enumerate() {
+                let piece = item_text(&item);
+                let size = tokens(&piece) + 1;
+                if used + size > max_tokens {
+                    if taken.is_empty() {
+                        return Err(too_big(format!("item {}", start.next + i), size - 1));
+                    }
+                    more = true;
+                    break;
+                }
+                used += size;
+                taken.push(piece);
+            }
+            let mut text = items_page(&taken);
+            let mut size = tokens(&text);
+            while size > max_tokens && taken.len() > 1 {
+                taken.pop();
+                more = true;
+                text = items_page(&taken);
+                size = tokens(&text);
+            }
+            let next = start.next + taken.len();
+            if !more && start.next == 0 && taken.is_empty() {
+                return Ok(empty());
+            }
+            let left = total.map(|t| t.saturating_sub(next));
+            let cursor = Cursor {
+                next,
+                resume_line: 0,
+                call: start.call,
+            };
+            Ok(page(text, size, more, PageUnit::Items, left, cursor))
+        }
+    }
+}
+
+/// An empty result, as [`ToolSet::call`] says it.
+fn empty() -> Page {
+    let text = "(empty list)".to_owned();
+    Page {
+        tokens: tokens(&text),
+        text,
+        truncated: false,
+        omitted: None,
+        cursor: None,
+    }
+}
+
+fn page(
+    text: String,
+    tokens: usize,
+    more: bool,
+    unit: PageUnit,
+    left: Option<usize>,
+    cursor: Cursor,
+) -> Page {
+    Page {
+        text,
+        tokens,
+        truncated: more,
+        omitted: more.then_some(Omitted { unit, count: left }),
+        cursor: more.then(|| cursor.encode()),
+    }
+}
