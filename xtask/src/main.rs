@@ -98,7 +98,9 @@ fn ci() -> Result {
     // or unpublishable dependency would break `cargo install`).
     // The published crates: every layer but the test kit and the Python
     // bindings (shipped as a wheel).
-    let mut package = vec!["package", "--no-verify", "--allow-dirty"];
+    // Offline: `cargo test` has fetched every dependency by now, and
+    // refreshing the index again took a minute and a half.
+    let mut package = vec!["package", "--no-verify", "--allow-dirty", "--offline"];
     for (krate, _) in LAYERS
         .iter()
         .filter(|(k, _)| !["flexmd-testkit", "flexmd-py"].contains(k))

@@ -116,34 +116,20 @@ impl SpooledArtifact {
         limit: usize,
     ) -> Result<Vec<usize>, ArtifactError> {
         let reader = self.reader.as_ref();
-        if first > 0 {
-            let Some(range) = reader.line_range(first) else {
-                return Ok(Vec::new());
-            };
-            let from = range.start;
-            let bytes = reader.bytes();
-            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                pattern.matching_lines(
-                    bytes.get(from..).unwrap_or_default(),
-                    |offset| reader.line_of(offset + from),
-                    limit,
-                    crate::reader::WINDOW,
-                    &|range| reader.release(range.start + from..range.end + from),
-                )
-            }))
-            .map_err(|_| {
-                ArtifactError::Pattern(
-                    "the regex engine failed on this pattern and input; try a simpler pattern"
-                        .to_owned(),
-                )
-            });
-        }
-        // A byte order mark is not part of the first line: the search starts
-        // after it, so `^#` matches a heading right behind one.
         let bytes = reader.bytes();
-        let bom = flexmd_core::bom_len(bytes);
+        // Where the search starts: line `first`'s first byte; for the first
+        // line, after any byte order mark (not part of the line: `^#`
+        // matches a heading right behind one).
+        let from = if first == 0 {
+            flexmd_core::bom_len(bytes)
+        } else {
+            match reader.line_range(first) {
+                Some(range) => range.start,
+                None => return Ok(Vec::new()),
+            }
+        };
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if bom > 0 && bytes.len() == bom {
+            if first == 0 && from > 0 && bytes.len() == from {
                 // Only a byte order mark: one empty line.
                 return if limit > 0 && pattern.matches_empty() {
                     vec![0]
@@ -152,11 +138,11 @@ impl SpooledArtifact {
                 };
             }
             pattern.matching_lines(
-                bytes.get(bom..).unwrap_or_default(),
-                |offset| reader.line_of(offset + bom),
+                bytes.get(from..).unwrap_or_default(),
+                |offset| reader.line_of(offset + from),
                 limit,
                 crate::reader::WINDOW,
-                &|range| reader.release(range.start + bom..range.end + bom),
+                &|range| reader.release(range.start + from..range.end + from),
             )
         }))
         .map_err(|_| {

@@ -436,93 +436,119 @@ fn fill(
             })
         }
         Units::Lines { lines, total } => {
-            let mut taken: Vec<(String, usize)> = Vec::new();
-            // Where a grep resumes: after the last line shown, or at the
-            // first line not shown.
-            let mut resume = start.resume_line;
-            let mut used = 0usize;
-            let mut more = false;
-            for (line, index) in lines {
-                let size = tokens(&line) + 1;
-                if used + size > max_tokens {
-                    if taken.is_empty() {
-                        return Err(too_big(format!("line {}", index + 1), size - 1));
-                    }
-                    more = true;
-                    resume = index;
-                    break;
-                }
-                used += size;
-                resume = index + 1;
-                taken.push((line, index));
-            }
-            let join = |taken: &[(String, usize)]| {
+            let join = |taken: &Taken| {
                 taken
                     .iter()
                     .map(|(l, _)| l.as_str())
                     .collect::<Vec<_>>()
                     .join("\n")
             };
-            // The exact count can differ from the sum of the parts.
-            let mut text = join(&taken);
-            let mut size = tokens(&text);
-            while size > max_tokens && taken.len() > 1 {
-                if let Some((_, index)) = taken.pop() {
-                    resume = index;
-                }
-                more = true;
-                text = join(&taken);
-                size = tokens(&text);
-            }
-            let next = start.next + taken.len();
-            if !more && start.next == 0 && taken.is_empty() {
-                return Ok(empty());
-            }
-            let left = total.map(|t| t.saturating_sub(next));
-            let cursor = Cursor {
-                next,
-                resume_line: resume,
-                call: start.call,
+            let pieces = Pieces {
+                unit: PageUnit::Lines,
+                total,
+                overhead: 0,
+                name: &|index| format!("line {}", index + 1),
+                join: &join,
             };
-            Ok(page(text, size, more, PageUnit::Lines, left, cursor))
+            pieces.fill(lines, start, max_tokens, &too_big)
         }
         Units::Items { items, total } => {
-            let mut taken: Vec<String> = Vec::new();
-            let mut used = tokens("[\n\n]");
-            let mut more = false;
-            for (i, item) in items.enumerate() {
-                let piece = item_text(&item);
-                let size = tokens(&piece) + 1;
-                if used + size > max_tokens {
-                    if taken.is_empty() {
-                        return Err(too_big(format!("item {}", start.next + i), size - 1));
-                    }
-                    more = true;
-                    break;
-                }
-                used += size;
-                taken.push(piece);
-            }
-            let mut text = items_page(&taken);
-            let mut size = tokens(&text);
-            while size > max_tokens && taken.len() > 1 {
-                taken.pop();
-                more = true;
-                text = items_page(&taken);
-                size = tokens(&text);
-            }
-            let next = start.next + taken.len();
-            if !more && start.next == 0 && taken.is_empty() {
-                return Ok(empty());
-            }
-            let left = total.map(|t| t.saturating_sub(next));
-            let cursor = Cursor {
-                next,
-                resume_line: 0,
-                call: start.call,
+            let join = |taken: &Taken| {
+                let texts: Vec<String> = taken.iter().map(|(t, _)| t.clone()).collect();
+                items_page(&texts)
             };
-            Ok(page(text, size, more, PageUnit::Items, left, cursor))
+            let pieces = Pieces {
+                unit: PageUnit::Items,
+                total,
+                overhead: tokens("[\n\n]"),
+                name: &|index| format!("item {index}"),
+                join: &join,
+            };
+            let numbered = items
+                .enumerate()
+                .map(|(i, item)| (item_text(&item), start.next + i));
+            pieces.fill(numbered, start, max_tokens, &too_big)
         }
+    }
+}
+
+/// The pieces on a page, each with its index in the whole result.
+type Taken = [(String, usize)];
+
+/// How the pieces of a result are put on a page.
+struct Pieces<'f> {
+    unit: PageUnit,
+    /// How many pieces the whole result has, when known.
+    total: Option<usize>,
+    /// The page's own tokens (an array's brackets).
+    overhead: usize,
+    /// A piece's name, by its index, for the error when it does not fit.
+    name: &'f dyn Fn(usize) -> String,
+    /// The page's text from its pieces.
+    join: &'f dyn Fn(&Taken) -> String,
+}
+
+impl Pieces<'_> {
+    /// As many whole pieces `(text, index)` as fit in `max_tokens`.
+    fn fill(
+        &self,
+        pieces: impl Iterator<Item = (String, usize)>,
+        start: Cursor,
+        max_tokens: usize,
+        too_big: &dyn Fn(String, usize) -> ArtifactError,
+    ) -> Result<Page, ArtifactError> {
+        let mut taken: Vec<(String, usize)> = Vec::new();
+        // Where a grep resumes: after the last line shown, or at the first
+        // line not shown.
+        let mut resume = start.resume_line;
+        let mut used = self.overhead;
+        let mut more = false;
+        for (text, index) in pieces {
+            let size = tokens(&text) + 1;
+            if used + size > max_tokens {
+                if taken.is_empty() {
+                    return Err(too_big((self.name)(index), size - 1));
+                }
+                more = true;
+                resume = index;
+                break;
+            }
+            used += size;
+            resume = index + 1;
+            taken.push((text, index));
+        }
+        // The exact count can differ from the sum of the parts.
+        let mut text = (self.join)(&taken);
+        let mut size = tokens(&text);
+        while size > max_tokens && taken.len() > 1 {
+            if let Some((_, index)) = taken.pop() {
+                resume = index;
+            }
+            more = true;
+            text = (self.join)(&taken);
+            size = tokens(&text);
+        }
+        let next = start.next + taken.len();
+        if !more && start.next == 0 && taken.is_empty() {
+            return Ok(empty());
+        }
+        Ok(Page {
+            text,
+            tokens: size,
+            truncated: more,
+            omitted: more.then_some(Omitted {
+                unit: self.unit,
+                count: self.total.map(|t| t.saturating_sub(next)),
+            }),
+            cursor: more.then(|| {
+                Cursor {
+                    next,
+                    resume_line: resume,
+                    call: start.call,
+                }
+                .encode()
+            }),
+        })
     }
 }
 
@@ -535,22 +561,5 @@ fn empty() -> Page {
         truncated: false,
         omitted: None,
         cursor: None,
-    }
-}
-
-fn page(
-    text: String,
-    tokens: usize,
-    more: bool,
-    unit: PageUnit,
-    left: Option<usize>,
-    cursor: Cursor,
-) -> Page {
-    Page {
-        text,
-        tokens,
-        truncated: more,
-        omitted: more.then_some(Omitted { unit, count: left }),
-        cursor: more.then(|| cursor.encode()),
     }
 }
