@@ -115,6 +115,19 @@ impl SpooledArtifact {
         first: usize,
         limit: usize,
     ) -> Result<Vec<usize>, ArtifactError> {
+        self.grep_lines_until(pattern, first, limit, &|| false)
+    }
+
+    /// [`SpooledArtifact::grep_lines_from`] that gives up, with
+    /// [`ArtifactError::Cancelled`], once `stop` says so (it is asked
+    /// between windows of the file).
+    pub(crate) fn grep_lines_until(
+        &self,
+        pattern: &GrepPattern,
+        first: usize,
+        limit: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Vec<usize>, ArtifactError> {
         let reader = self.reader.as_ref();
         let bytes = reader.bytes();
         // Where the search starts: line `first`'s first byte; for the first
@@ -143,6 +156,7 @@ impl SpooledArtifact {
                 limit,
                 crate::reader::WINDOW,
                 &|range| reader.release(range.start + from..range.end + from),
+                stop,
             )
         }))
         .map_err(|_| {
@@ -150,6 +164,13 @@ impl SpooledArtifact {
                 "the regex engine failed on this pattern and input; try a simpler pattern"
                     .to_owned(),
             )
+        })
+        .and_then(|lines| {
+            if stop() {
+                Err(ArtifactError::Cancelled)
+            } else {
+                Ok(lines)
+            }
         })
     }
 

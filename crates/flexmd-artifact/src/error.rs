@@ -40,4 +40,9 @@ pub enum ArtifactError {
     #[error("{0}")]
     #[diagnostic(code(artifact::call))]
     Call(String),
+    /// The caller gave up on the call (an MCP client cancelled it) before
+    /// it finished.
+    #[error("the call was cancelled before it finished")]
+    #[diagnostic(code(artifact::cancelled))]
+    Cancelled,
 }

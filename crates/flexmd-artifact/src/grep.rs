@@ -169,12 +169,18 @@ impl GrepPattern {
         limit: usize,
         window: usize,
         release: &dyn Fn(std::ops::Range<usize>),
+        stop: &dyn Fn() -> bool,
     ) -> Vec<usize> {
         let mut lines = Vec::new();
         // Search window by window; each window ends at a line break (no
         // match crosses one) and is released once searched.
         let mut start = 0;
         while start < bytes.len() && lines.len() < limit {
+            // A caller that gave up (a cancelled tool call) stops the search
+            // within a window.
+            if stop() {
+                return lines;
+            }
             let target = (start + window.max(1)).min(bytes.len());
             let end = match memchr::memrchr(b'\n', bytes.get(start..target).unwrap_or_default()) {
                 Some(nl) if target < bytes.len() => start + nl + 1,
@@ -277,6 +283,7 @@ mod tests {
             usize::MAX,
             crate::reader::WINDOW,
             &|_| {},
+            &|| false,
         )
     }
 
@@ -294,19 +301,25 @@ mod tests {
         };
         for pattern in ["alpha", "^$", "a$", "^[a-z]+$", "e"] {
             let p = GrepPattern::new(pattern, GrepFlags::default()).unwrap();
-            let whole = p.matching_lines(bytes, line_of, usize::MAX, usize::MAX, &|_| {});
+            let whole =
+                p.matching_lines(bytes, line_of, usize::MAX, usize::MAX, &|_| {}, &|| false);
             for window in [1, 3, 7, 16] {
                 let released = std::cell::RefCell::new(Vec::new());
-                let windowed = p.matching_lines(bytes, line_of, usize::MAX, window, &|r| {
-                    released.borrow_mut().push(r)
-                });
+                let windowed = p.matching_lines(
+                    bytes,
+                    line_of,
+                    usize::MAX,
+                    window,
+                    &|r| released.borrow_mut().push(r),
+                    &|| false,
+                );
                 assert_eq!(windowed, whole, "{pattern} with windows of {window}");
                 assert_eq!(released.borrow().last().map(|r| r.end), Some(bytes.len()));
             }
         }
         let p = GrepPattern::new("^$", GrepFlags::default()).unwrap();
         assert_eq!(
-            p.matching_lines(bytes, line_of, usize::MAX, 5, &|_| {}),
+            p.matching_lines(bytes, line_of, usize::MAX, 5, &|_| {}, &|| false),
             [1, 4, 7]
         );
     }

@@ -58,6 +58,9 @@ pub enum PageUnit {
     Lines,
     /// JSON values: each page is a JSON array of some of them.
     Items,
+    /// The members of a JSON object: each page is a JSON object with some
+    /// of them, in order.
+    Members,
 }
 
 /// Where a page ends: the next unit, the line a grep resumes at, and which
@@ -122,12 +125,17 @@ fn fingerprint(name: &str, args: &Value) -> u64 {
 enum Units<'a> {
     /// Lines; `total` when the result's length is known.
     Lines {
-        lines: Box<dyn Iterator<Item = (String, usize)> + 'a>,
+        lines: Box<dyn Iterator<Item = Result<(String, usize), ArtifactError>> + 'a>,
         total: Option<usize>,
     },
     /// JSON values.
     Items {
         items: Box<dyn Iterator<Item = Value> + 'a>,
+        total: Option<usize>,
+    },
+    /// The members of a JSON object.
+    Members {
+        members: Box<dyn Iterator<Item = (String, Value)> + 'a>,
         total: Option<usize>,
     },
     /// A result that is one piece (a number, a value, a text).
@@ -150,6 +158,14 @@ fn item_text(value: &Value) -> String {
         out.push_str(line);
     }
     out
+}
+
+/// An object's member as a line of a pretty object: `  "key": value`.
+fn member_text(key: &str, value: &Value) -> String {
+    let key = serde_json::to_string(key).unwrap_or_default();
+    let value = item_text(value);
+    // `item_text` indents the value's first line too: the key takes its place.
+    format!("  {key}: {}", value.get(2..).unwrap_or_default())
 }
 
 fn items_page(items: &[String]) -> String {
@@ -212,7 +228,7 @@ impl ToolSet<'_> {
             },
         };
         let units = self.units(name, &parsed, start)?;
-        fill(name, units, start, max_tokens)
+        fill(name, units, start, max_tokens, &|| self.cancelled())
     }
 
     /// The result of a call as units, from `start` on.
@@ -232,7 +248,7 @@ impl ToolSet<'_> {
                 .lines_from(from)
                 .take(range.end - from)
                 .enumerate()
-                .map(move |(i, line)| (line.into_owned(), from + i));
+                .map(move |(i, line)| Ok((line.into_owned(), from + i)));
             Units::Lines {
                 lines: Box::new(lines),
                 total: Some(total),
@@ -245,7 +261,9 @@ impl ToolSet<'_> {
             let rest = list.into_iter().skip(start.next);
             if all_strings && total > 0 {
                 Units::Lines {
-                    lines: Box::new(rest.map(|v| (v.as_str().unwrap_or_default().to_owned(), 0))),
+                    lines: Box::new(
+                        rest.map(|v| Ok((v.as_str().unwrap_or_default().to_owned(), 0))),
+                    ),
                     total: Some(total),
                 }
             } else {
@@ -279,26 +297,33 @@ impl ToolSet<'_> {
                 let mut from = start.resume_line;
                 let mut batch: std::vec::IntoIter<usize> = Vec::new().into_iter();
                 let mut done = false;
+                let stop = || self.cancelled();
                 let lines = std::iter::from_fn(move || {
                     loop {
                         if let Some(i) = batch.next() {
                             from = i + 1;
                             let line = reader.line(i)?;
-                            return Some((
+                            return Some(Ok((
                                 if numbered {
                                     format!("{}:{line}", i + 1)
                                 } else {
                                     line.into_owned()
                                 },
                                 i,
-                            ));
+                            )));
                         }
                         if done {
                             return None;
                         }
                         // Matches come in batches: a page needs a few, a
                         // 1 GB file holds millions.
-                        let hits = base.grep_lines_from(&pattern, from, 256).ok()?;
+                        let hits = match base.grep_lines_until(&pattern, from, 256, &stop) {
+                            Ok(hits) => hits,
+                            Err(e) => {
+                                done = true;
+                                return Some(Err(e));
+                            }
+                        };
                         done = hits.len() < 256;
                         batch = hits.into_iter();
                         if batch.len() == 0 {
@@ -377,7 +402,9 @@ impl ToolSet<'_> {
                             let all: Vec<String> = text.split('\n').map(str::to_owned).collect();
                             let total = all.len();
                             Units::Lines {
-                                lines: Box::new(all.into_iter().skip(start.next).map(|l| (l, 0))),
+                                lines: Box::new(
+                                    all.into_iter().skip(start.next).map(|l| Ok((l, 0))),
+                                ),
                                 total: Some(total),
                             }
                         }
@@ -388,6 +415,86 @@ impl ToolSet<'_> {
             },
         })
     }
+}
+
+/// One page of `result`, the whole result of the tool `name` called with
+/// `arguments` (a tool of your own, not an artifact's: its result computed
+/// anew for each page), within `max_tokens` (o200k_base; at least
+/// [`MIN_MAX_TOKENS`]). The whole result when it fits: a string as is,
+/// anything else as 2-space pretty JSON. Else a string is paged by whole
+/// lines, an array by whole items (each page a JSON array), an object by
+/// whole members (each page a JSON object); a `cursor` from a page gives
+/// the next one. `arguments` bind the cursor to the call: leave out the
+/// budget and the cursor themselves.
+///
+/// ```
+/// use flexmd_artifact::{PageUnit, page_value};
+/// use serde_json::json;
+///
+/// let result = json!((0..100).map(|i| json!({"id": i})).collect::<Vec<_>>());
+/// let args = json!({"q": "ids"});
+/// let first = page_value("list_ids", &args, &result, 100, None).unwrap();
+/// assert!(first.truncated);
+/// assert_eq!(first.omitted.unwrap().unit, PageUnit::Items);
+/// let page: serde_json::Value = serde_json::from_str(&first.text).unwrap();
+/// assert_eq!(page[0], json!({"id": 0}));
+/// let next = page_value("list_ids", &args, &result, 100, first.cursor.as_deref()).unwrap();
+/// let page: serde_json::Value = serde_json::from_str(&next.text).unwrap();
+/// assert_eq!(page[0]["id"], json!(first.text.matches("\"id\"").count()));
+/// ```
+pub fn page_value(
+    name: &str,
+    arguments: &Value,
+    result: &Value,
+    max_tokens: usize,
+    cursor: Option<&str>,
+) -> Result<Page, ArtifactError> {
+    if max_tokens < MIN_MAX_TOKENS {
+        return Err(ArtifactError::Call(format!(
+            "{name}: `max_tokens` must be at least {MIN_MAX_TOKENS} (got {max_tokens})"
+        )));
+    }
+    let call = fingerprint(name, arguments);
+    let start = match cursor {
+        Some(text) => Cursor::decode(name, text, call)?,
+        None => Cursor {
+            next: 0,
+            resume_line: 0,
+            call,
+        },
+    };
+    let units = match result {
+        Value::String(text) if !text.is_empty() => {
+            let lines: Vec<&str> = text.split('\n').collect();
+            let total = lines.len();
+            Units::Lines {
+                lines: Box::new(
+                    lines
+                        .into_iter()
+                        .enumerate()
+                        .skip(start.next)
+                        .map(|(i, line)| Ok((line.to_owned(), i))),
+                ),
+                total: Some(total),
+            }
+        }
+        Value::Array(items) if !items.is_empty() => Units::Items {
+            items: Box::new(items.iter().skip(start.next).cloned()),
+            total: Some(items.len()),
+        },
+        Value::Object(members) if !members.is_empty() => Units::Members {
+            members: Box::new(
+                members
+                    .iter()
+                    .skip(start.next)
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            ),
+            total: Some(members.len()),
+        },
+        Value::String(text) => Units::Single(text.clone()),
+        other => Units::Single(serde_json::to_string_pretty(other).unwrap_or_default()),
+    };
+    fill(name, units, start, max_tokens, &|| false)
 }
 
 /// Lists serialised item by item.
@@ -413,6 +520,7 @@ fn fill(
     units: Units<'_>,
     start: Cursor,
     max_tokens: usize,
+    stop: &dyn Fn() -> bool,
 ) -> Result<Page, ArtifactError> {
     let too_big = |what: String, size: usize| {
         ArtifactError::Call(format!(
@@ -450,7 +558,7 @@ fn fill(
                 name: &|index| format!("line {}", index + 1),
                 join: &join,
             };
-            pieces.fill(lines, start, max_tokens, &too_big)
+            pieces.fill(lines, start, max_tokens, &too_big, stop)
         }
         Units::Items { items, total } => {
             let join = |taken: &Taken| {
@@ -466,8 +574,29 @@ fn fill(
             };
             let numbered = items
                 .enumerate()
-                .map(|(i, item)| (item_text(&item), start.next + i));
-            pieces.fill(numbered, start, max_tokens, &too_big)
+                .map(|(i, item)| Ok((item_text(&item), start.next + i)));
+            pieces.fill(numbered, start, max_tokens, &too_big, stop)
+        }
+        Units::Members { members, total } => {
+            let join = |taken: &Taken| {
+                if taken.is_empty() {
+                    "{}".to_owned()
+                } else {
+                    let texts: Vec<&str> = taken.iter().map(|(t, _)| t.as_str()).collect();
+                    format!("{{\n{}\n}}", texts.join(",\n"))
+                }
+            };
+            let pieces = Pieces {
+                unit: PageUnit::Members,
+                total,
+                overhead: tokens("{\n\n}"),
+                name: &|index| format!("member {index}"),
+                join: &join,
+            };
+            let numbered = members
+                .enumerate()
+                .map(|(i, (key, value))| Ok((member_text(&key, &value), start.next + i)));
+            pieces.fill(numbered, start, max_tokens, &too_big, stop)
         }
     }
 }
@@ -492,10 +621,11 @@ impl Pieces<'_> {
     /// As many whole pieces `(text, index)` as fit in `max_tokens`.
     fn fill(
         &self,
-        pieces: impl Iterator<Item = (String, usize)>,
+        pieces: impl Iterator<Item = Result<(String, usize), ArtifactError>>,
         start: Cursor,
         max_tokens: usize,
         too_big: &dyn Fn(String, usize) -> ArtifactError,
+        stop: &dyn Fn() -> bool,
     ) -> Result<Page, ArtifactError> {
         let mut taken: Vec<(String, usize)> = Vec::new();
         // Where a grep resumes: after the last line shown, or at the first
@@ -503,7 +633,11 @@ impl Pieces<'_> {
         let mut resume = start.resume_line;
         let mut used = self.overhead;
         let mut more = false;
-        for (text, index) in pieces {
+        for piece in pieces {
+            let (text, index) = piece?;
+            if stop() {
+                return Err(ArtifactError::Cancelled);
+            }
             let size = tokens(&text) + 1;
             if used + size > max_tokens {
                 if taken.is_empty() {

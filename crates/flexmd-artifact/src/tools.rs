@@ -565,6 +565,7 @@ pub struct ToolSet<'a> {
     artifacts: Vec<(&'a str, &'a Artifact)>,
     tools: Vec<(&'static Spec, Vec<&'a str>)>,
     caps: Caps,
+    cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 impl std::fmt::Debug for Spec {
@@ -620,6 +621,7 @@ where
         artifacts,
         tools,
         caps: Caps::default(),
+        cancel: None,
     }
 }
 
@@ -628,6 +630,32 @@ impl<'a> ToolSet<'a> {
     pub fn with_caps(mut self, caps: Caps) -> Self {
         self.caps = caps;
         self
+    }
+
+    /// The same tools, giving up on a paged call
+    /// ([`ToolSet::call_paged`]) with [`ArtifactError::Cancelled`] once
+    /// `cancel` is set: from another thread, while a grep searches a large
+    /// file, for a call its client no longer waits for.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use flexmd_artifact::{Artifact, ArtifactError, MemoryReader, SpooledArtifact, forge_tools};
+    ///
+    /// let artifacts = vec![("log".to_owned(), Artifact::Text(SpooledArtifact::new(MemoryReader::new("a\nb"))))];
+    /// let cancel = AtomicBool::new(true);
+    /// let tools = forge_tools(&artifacts).with_cancel(&cancel);
+    /// let err = tools.call_paged("artifact_grep", r#"{"callId": "log", "pattern": "b"}"#, 100, None);
+    /// assert!(matches!(err, Err(ArtifactError::Cancelled)));
+    /// ```
+    pub fn with_cancel(mut self, cancel: &'a std::sync::atomic::AtomicBool) -> Self {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// Whether the caller gave up on the call.
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The tool definitions, in @nhtio/adk's order.
@@ -745,6 +773,7 @@ impl<'a> ToolSet<'a> {
             artifacts: self.artifacts.clone(),
             tools: Vec::new(),
             caps: Caps::unlimited(),
+            cancel: self.cancel,
         };
         unlimited.run(spec, &checked, artifact)
     }

@@ -281,3 +281,156 @@ fn results_that_fit_are_one_page_as_the_plain_call_gives_them() {
         assert!(!page.truncated && page.cursor.is_none() && page.omitted.is_none());
     }
 }
+
+/// A JSON value of some depth, with keys and strings that tokenise
+/// unevenly.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(|n| json!(n)),
+        "[a-zé🙂 \n]{0,30}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 64, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..12).prop_map(Value::Array),
+            prop::collection::vec(("[a-z]{1,6}", inner), 0..12)
+                .prop_map(|members| Value::Object(members.into_iter().collect())),
+        ]
+    })
+}
+
+/// The pages of a result of one's own, following the cursors; `None` when
+/// one piece is larger than the budget.
+fn value_pages(result: &Value, budget: usize) -> Option<Vec<flexmd_artifact::Page>> {
+    let args = json!({"q": 1});
+    let mut out: Vec<flexmd_artifact::Page> = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let page =
+            match flexmd_artifact::page_value("mine", &args, result, budget, cursor.as_deref()) {
+                Ok(page) => page,
+                Err(e) => {
+                    assert!(e.to_string().contains("more than `max_tokens`"), "{e}");
+                    return None;
+                }
+            };
+        assert!(
+            page.tokens <= budget,
+            "{} tokens over {budget}",
+            page.tokens
+        );
+        assert_eq!(
+            page.tokens,
+            count_tokens(page.text.as_bytes(), Encoding::O200kBase)
+        );
+        assert_eq!(page.truncated, page.cursor.is_some());
+        cursor = page.cursor.clone();
+        out.push(page);
+        if cursor.is_none() {
+            return Some(out);
+        }
+        assert!(out.len() < 10_000, "pages never end");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Any result of one's own: each page valid JSON of the result's own
+    /// type (or whole lines of a text), the pages together the result.
+    #[test]
+    fn the_pages_of_any_value_make_up_the_value(result in json_value(), budget in 16usize..200) {
+        let Some(pages) = value_pages(&result, budget) else { return Ok(()); };
+        let whole = match &result {
+            Value::String(s) => s.clone(),
+            other => serde_json::to_string_pretty(other).unwrap(),
+        };
+        if pages.len() == 1 {
+            prop_assert_eq!(&pages[0].text, &whole);
+        }
+        match &result {
+            Value::String(s) => {
+                let joined: Vec<&str> = pages.iter().map(|p| p.text.as_str()).collect();
+                prop_assert_eq!(&joined.join("\n"), s);
+            }
+            Value::Array(items) => {
+                let mut all = Vec::new();
+                for page in &pages {
+                    let Value::Array(values) = serde_json::from_str::<Value>(&page.text).unwrap() else {
+                        panic!("a page of an array is an array: {}", page.text);
+                    };
+                    all.extend(values);
+                }
+                prop_assert_eq!(&all, items);
+            }
+            Value::Object(members) => {
+                let mut all = serde_json::Map::new();
+                for page in &pages {
+                    let Value::Object(part) = serde_json::from_str::<Value>(&page.text).unwrap() else {
+                        panic!("a page of an object is an object: {}", page.text);
+                    };
+                    all.extend(part);
+                }
+                prop_assert_eq!(&all, members);
+                // In order, too.
+                let keys: Vec<&String> = all.keys().collect();
+                let expected: Vec<&String> = members.keys().collect();
+                prop_assert_eq!(keys, expected);
+            }
+            scalar => prop_assert_eq!(&serde_json::from_str::<Value>(&pages[0].text).unwrap(), scalar),
+        }
+    }
+}
+
+#[test]
+fn a_large_object_comes_in_objects_of_whole_members() {
+    let result: Value = Value::Object(
+        (0..40)
+            .map(|i| (format!("key{i}"), json!({"n": i, "tags": ["a", "b"]})))
+            .collect(),
+    );
+    let first = flexmd_artifact::page_value("mine", &json!({}), &result, 120, None).unwrap();
+    assert!(first.truncated);
+    let omitted = first.omitted.unwrap();
+    assert_eq!(omitted.unit, PageUnit::Members);
+    let part: Value = serde_json::from_str(&first.text).unwrap();
+    let shown = part.as_object().unwrap().len();
+    assert_eq!(omitted.count, Some(40 - shown));
+    assert_eq!(part["key0"], json!({"n": 0, "tags": ["a", "b"]}));
+    // A cursor of another call is refused.
+    let other = flexmd_artifact::page_value(
+        "mine",
+        &json!({"x": 1}),
+        &result,
+        120,
+        first.cursor.as_deref(),
+    );
+    assert!(
+        other
+            .unwrap_err()
+            .to_string()
+            .contains("is not one this call returned")
+    );
+}
+
+#[test]
+fn a_cancelled_grep_stops_with_an_error_not_a_short_page() {
+    let list = log(1000);
+    let cancel = std::sync::atomic::AtomicBool::new(true);
+    let tools = forge_tools(&list).with_cancel(&cancel);
+    let args = r#"{"callId": "log", "pattern": "GET"}"#;
+    let err = tools
+        .call_paged("artifact_grep", args, 500, None)
+        .unwrap_err();
+    assert!(
+        matches!(err, flexmd_artifact::ArtifactError::Cancelled),
+        "{err}"
+    );
+    assert_eq!(err.to_string(), "the call was cancelled before it finished");
+    // Any paged call stops, not only a grep.
+    let err = tools
+        .call_paged("artifact_head", r#"{"callId": "log", "n": 5}"#, 500, None)
+        .unwrap_err();
+    assert!(matches!(err, flexmd_artifact::ArtifactError::Cancelled));
+}

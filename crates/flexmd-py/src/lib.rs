@@ -84,7 +84,7 @@ fn artifact_error(py: Python<'_>, error: ArtifactError) -> PyErr {
         ArtifactError::Pattern(_) | ArtifactError::JsonPath(_) | ArtifactError::Call(_) => {
             flexmd_error(py, "ToolCallError", error.to_string(), None)
         }
-        ArtifactError::Json(_) | ArtifactError::Markdown(_) => {
+        ArtifactError::Json(_) | ArtifactError::Markdown(_) | ArtifactError::Cancelled => {
             flexmd_error(py, "ArtifactError", error.to_string(), None)
         }
     }
