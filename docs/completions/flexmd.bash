@@ -37,6 +37,9 @@ _flexmd() {
             flexmd,json)
                 cmd="flexmd__subcmd__json"
                 ;;
+            flexmd,mcp)
+                cmd="flexmd__subcmd__mcp"
+                ;;
             flexmd,ofs)
                 cmd="flexmd__subcmd__ofs"
                 ;;
@@ -241,6 +244,9 @@ _flexmd() {
             flexmd__subcmd__help,json)
                 cmd="flexmd__subcmd__help__subcmd__json"
                 ;;
+            flexmd__subcmd__help,mcp)
+                cmd="flexmd__subcmd__help__subcmd__mcp"
+                ;;
             flexmd__subcmd__help,ofs)
                 cmd="flexmd__subcmd__help__subcmd__ofs"
                 ;;
@@ -443,7 +449,7 @@ _flexmd() {
 
     case "${cmd}" in
         flexmd)
-            opts="-h -V --config --json --compact --color --help --version outline frames ofs validate extract detect parse-any json schema run tools call artifact help"
+            opts="-h -V --config --json --compact --color --help --version outline frames ofs validate extract detect parse-any json schema run tools call mcp artifact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1663,7 +1669,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__help)
-            opts="outline frames ofs validate extract detect parse-any json schema run tools call artifact help"
+            opts="outline frames ofs validate extract detect parse-any json schema run tools call mcp artifact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2124,6 +2130,20 @@ _flexmd() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        flexmd__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         flexmd__subcmd__help__subcmd__ofs)
             opts="parse render enrich default"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2361,6 +2381,36 @@ _flexmd() {
                     ;;
                 --preset)
                     COMPREPLY=($(compgen -W "strict standard salvage" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        flexmd__subcmd__mcp)
+            opts="-h --root --max-result-tokens --config --json --compact --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-result-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)

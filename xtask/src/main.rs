@@ -400,6 +400,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("flexmd-artifact", &["flexmd-core"]),
     (
+        "flexmd-mcp",
+        &[
+            "flexmd-core",
+            "flexmd-ofs",
+            "flexmd-detect",
+            "flexmd-schema",
+            "flexmd-artifact",
+        ],
+    ),
+    (
         "flexmd-cli",
         &[
             "flexmd-core",
@@ -408,6 +418,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-detect",
             "flexmd-schema",
             "flexmd-artifact",
+            "flexmd-mcp",
         ],
     ),
     (

@@ -2,7 +2,8 @@
 //! `target/python-venv`, installs the package there with pip (from
 //! `crates/flexmd-py`, as a user would, but with the dev profile so the
 //! workspace's build is reused), and runs its pytest suite, which compares
-//! every result with the CLI's JSON.
+//! every result with the CLI's JSON, and the MCP server's end-to-end test
+//! with the official Python MCP SDK as its client.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,6 +19,9 @@ const TEST_PACKAGES: &[&str] = &[
     "openai>=1.40",
     "anthropic>=0.40",
 ];
+/// The official MCP SDK, the client of `flexmd mcp`'s end-to-end test
+/// (crates/flexmd-mcp/tests/python), which says why it is skipped without it.
+const MCP_PACKAGES: &[&str] = &["mcp>=1.10"];
 /// The Spark example's and its pure-Python baseline's: their tests say why
 /// they are skipped without them. (PySpark does not support pandas 3 yet.)
 const SPARK_PACKAGES: &[&str] = &[
@@ -27,6 +31,9 @@ const SPARK_PACKAGES: &[&str] = &[
     "markdown-it-py>=3",
     "json_repair>=0.30",
 ];
+
+/// The Python suites: the package's, and the MCP server's end to end.
+const SUITES: &[&str] = &["crates/flexmd-py/tests", "crates/flexmd-mcp/tests/python"];
 
 fn run(command: &mut Command) -> Result {
     let shown = format!("{command:?}").replace('"', "");
@@ -79,6 +86,11 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
         command
     };
     run(&mut pip(TEST_PACKAGES))?;
+    if run(&mut pip(MCP_PACKAGES)).is_err() {
+        println!(
+            "xtask: the MCP SDK could not be installed; the MCP end-to-end test will be skipped"
+        );
+    }
     if spark && run(&mut pip(SPARK_PACKAGES)).is_err() {
         println!("xtask: pyspark could not be installed; the Spark example's test will be skipped");
     }
@@ -93,7 +105,8 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
     run(&mut install)?;
     let cli = cli(&root)?;
     let status = Command::new(&py)
-        .args(["-m", "pytest", "-q", "-ra", "crates/flexmd-py/tests"])
+        .args(["-m", "pytest", "-q", "-ra"])
+        .args(SUITES)
         .current_dir(&root)
         .env("FLEXMD_CLI", &cli)
         .env("PATH", path_with(&bin))
@@ -102,7 +115,10 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
     match status.code() {
         Some(0) => Ok(()),
         // pytest's "no tests collected": a suite that tests nothing fails.
-        Some(5) => Err("pytest collected no tests in crates/flexmd-py/tests".to_owned()),
+        Some(5) => Err(format!(
+            "pytest collected no tests in {}",
+            SUITES.join(", ")
+        )),
         _ => Err(format!("the Python tests failed ({status})")),
     }
 }

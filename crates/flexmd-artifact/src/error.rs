@@ -40,6 +40,24 @@ pub enum ArtifactError {
     #[error("{0}")]
     #[diagnostic(code(artifact::call))]
     Call(String),
+    /// One line or value of a result is larger than a page may be: the
+    /// call must be narrowed, or the budget raised.
+    #[error(
+        "{tool}: {piece} alone is {tokens} tokens, more than `max_tokens` ({max_tokens}); \
+         raise `max_tokens` or narrow the call (a smaller line range, a more specific path) \
+         to read it"
+    )]
+    #[diagnostic(code(artifact::too_large))]
+    TooLarge {
+        /// The tool called.
+        tool: String,
+        /// Which piece: `line 8`, `item 3`, `the result`.
+        piece: String,
+        /// Its size in tokens (o200k_base).
+        tokens: usize,
+        /// The page's budget.
+        max_tokens: usize,
+    },
     /// The caller gave up on the call (an MCP client cancelled it) before
     /// it finished.
     #[error("the call was cancelled before it finished")]

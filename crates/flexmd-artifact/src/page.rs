@@ -522,12 +522,11 @@ fn fill(
     max_tokens: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<Page, ArtifactError> {
-    let too_big = |what: String, size: usize| {
-        ArtifactError::Call(format!(
-            "{name}: {what} alone is {size} tokens, more than `max_tokens` ({max_tokens}); \
-             raise `max_tokens` or narrow the call (a smaller line range, a more specific \
-             path) to read it"
-        ))
+    let too_big = |what: String, size: usize| ArtifactError::TooLarge {
+        tool: name.to_owned(),
+        piece: what,
+        tokens: size,
+        max_tokens,
     };
     match units {
         Units::Single(text) => {

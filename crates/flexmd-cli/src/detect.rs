@@ -4,9 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use flexmd_core::{Diagnostic, LineIndex, Severity};
-use flexmd_detect::{
-    FoundJson, Leniency, detect_objects, find_all_json, find_json, parse_any, parse_json,
-};
+use flexmd_detect::{FoundJson, detect_objects, find_all_json, find_json, parse_any};
 
 use flexmd_schema::{AlignError, Preset, Target};
 
@@ -205,18 +203,13 @@ fn found_code(found: bool) -> ExitCode {
 /// Says that nothing was found; when the whole input looks like one JSON
 /// value, also why it could not be read.
 fn explain_nothing_found(input: &crate::input::Input) {
-    let trimmed = input.text.trim_start();
-    if trimmed.starts_with(['{', '['])
-        && let Err(e) = parse_json(trimmed, Leniency::Repair)
-    {
-        let lead = input.text.len() - trimmed.len();
-        let offset = lead + e.offset();
+    if let Some(why) = flexmd_detect::not_json(&input.text) {
         let index = LineIndex::new(&input.text);
         let diagnostic = Diagnostic::new(
             "detect::not_json",
             Severity::Error,
-            format!("no JSON value found: the input is not JSON ({e})"),
-            offset..offset,
+            why.to_string(),
+            why.offset..why.offset,
             &index,
         );
         input.report(&[diagnostic]);

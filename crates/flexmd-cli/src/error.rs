@@ -71,6 +71,10 @@ pub(crate) enum CliError {
     #[error("cannot serialise the result as JSON")]
     #[diagnostic(code(flexmd::serialize))]
     Serialize(#[source] serde_json::Error),
+    /// The MCP server could not start, or its connection failed.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Mcp(Box<flexmd_mcp::ServeError>),
 }
 
 impl CliError {
@@ -86,7 +90,8 @@ impl CliError {
             | Self::Exists(_)
             | Self::Artifact(_)
             | Self::BadSpec(_)
-            | Self::Usage(_) => ExitCode::from(2),
+            | Self::Usage(_)
+            | Self::Mcp(_) => ExitCode::from(2),
             Self::InvalidJson(_) | Self::Stdout(_) | Self::Serialize(_) => ExitCode::from(1),
         }
     }

@@ -147,6 +147,23 @@ enum Command {
     /// Run a model's tool calls (as the provider sent them) on these files
     /// and print the results.
     Call(artifact::CallArgs),
+    /// Serve flexmd to an agent over the Model Context Protocol, on
+    /// standard input and output: the artifact tools over FILEs and any
+    /// file opened under a --root, and the output checks; every result
+    /// within a token budget, paged with a cursor, never cut silently.
+    Mcp {
+        /// A directory whose files the agent may open (`artifact_open`);
+        /// repeat for more. Paths outside it, `..` and symlinks leading out
+        /// are refused. Without one, only the FILEs can be read.
+        #[arg(long = "root", value_name = "DIR")]
+        roots: Vec<PathBuf>,
+        /// The budget of a result when a call gives no `max_tokens`
+        /// (o200k tokens; Claude Code cuts MCP results at 25 000).
+        #[arg(long, value_name = "N", default_value_t = flexmd_artifact::DEFAULT_MAX_TOKENS)]
+        max_result_tokens: usize,
+        /// Files open from the start; their path as given is their callId.
+        files: Vec<PathBuf>,
+    },
 }
 
 /// `flexmd outline render`.
@@ -272,5 +289,22 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
         Command::Artifact(_) => artifact::artifact(artifact_matches, json),
         Command::Tools(args) => artifact::tools(args),
         Command::Call(args) => artifact::call(args, json),
+        Command::Mcp {
+            roots,
+            max_result_tokens,
+            files,
+        } => {
+            let registry = schema::setup(&cli.config)?.registry;
+            let options = flexmd_mcp::Options {
+                roots,
+                files,
+                max_result_tokens,
+                registry,
+            };
+            flexmd_mcp::Server::new(options)
+                .and_then(flexmd_mcp::Server::run_stdio)
+                .map_err(|e| CliError::Mcp(Box::new(e)))?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }

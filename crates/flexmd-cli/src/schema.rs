@@ -225,15 +225,7 @@ pub(crate) fn run(
     let Setup { project, registry } = setup(config)?;
     match command {
         SchemaCommand::List => {
-            let list: Vec<Value> = registry
-                .names()
-                .map(|name| {
-                    let schema = registry.get(name);
-                    let field = |k: &str| schema.and_then(|s| s.get(k)).cloned().unwrap_or(Value::Null);
-                    json!({"name": name, "title": field("title"), "description": field("description")})
-                })
-                .collect();
-            print_json(&list)?;
+            print_json(&registry.summaries())?;
             Ok(ExitCode::SUCCESS)
         }
         SchemaCommand::Show { name } => {

@@ -2603,3 +2603,114 @@ mod progress {
         );
     }
 }
+
+/// `flexmd mcp`: the real binary over real pipes.
+mod mcp {
+    use super::*;
+    use std::io::Write;
+    use std::process::Stdio;
+
+    /// Runs a session: sends `messages`, reads until every request among
+    /// them is answered, closes standard input; the answers, the exit code
+    /// and standard error.
+    fn session(args: &[&str], messages: &[Value]) -> (Vec<Value>, Option<i32>, String) {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("flexmd"))
+            .arg("mcp")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for m in messages {
+            // A server that refused to start has closed its end.
+            if writeln!(stdin, "{m}").is_err() {
+                break;
+            }
+        }
+        let mut waiting: Vec<Value> = messages
+            .iter()
+            .filter_map(|m| m.get("id").cloned())
+            .collect();
+        let mut answers = Vec::new();
+        let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        while !waiting.is_empty() {
+            let Some(line) = lines.next() else { break };
+            let answer: Value = serde_json::from_str(&line.unwrap()).unwrap();
+            waiting.retain(|id| Some(id) != answer.get("id"));
+            answers.push(answer);
+        }
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        (
+            answers,
+            out.status.code(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    }
+
+    fn init() -> Vec<Value> {
+        vec![
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "cli-test", "version": "0"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        ]
+    }
+
+    fn by_id(answers: &[Value], id: u64) -> &Value {
+        answers
+            .iter()
+            .find(|a| a["id"] == json!(id))
+            .unwrap_or_else(|| panic!("no answer {id} in {answers:?}"))
+    }
+
+    #[test]
+    fn answers_a_grep_as_flexmd_artifact_does_and_ends_with_its_input() {
+        let file = example("responses/quirks.md");
+        let mut messages = init();
+        messages.push(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "artifact_grep", "arguments": {"callId": file, "pattern": "^#", "lineNumbers": true}}}));
+        messages.push(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}));
+        let (answers, code, stderr) = session(&[&file], &messages);
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(
+            by_id(&answers, 1)["result"]["serverInfo"]["name"],
+            json!("flexmd")
+        );
+        let result = &by_id(&answers, 2)["result"];
+        assert_eq!(result["isError"], json!(false));
+        let cli = flexmd()
+            .args(["artifact", "grep", &file, "pattern=^#", "lineNumbers=true"])
+            .output()
+            .unwrap();
+        let cli = String::from_utf8(cli.stdout).unwrap();
+        assert_eq!(
+            result["content"][0]["text"].as_str().unwrap(),
+            cli.trim_end_matches('\n')
+        );
+        assert_eq!(by_id(&answers, 3)["result"], json!({}));
+    }
+
+    #[test]
+    fn a_missing_root_or_file_stops_it_at_start() {
+        let (answers, code, stderr) = session(&["--root", "/no/such/dir"], &init());
+        assert!(answers.is_empty());
+        assert_eq!(code, Some(2));
+        assert!(
+            stderr.contains("cannot use /no/such/dir as a root"),
+            "{stderr}"
+        );
+        let (_, code, stderr) = session(&["/no/such/file.log"], &init());
+        assert_eq!(code, Some(2));
+        assert!(stderr.contains("cannot open /no/such/file.log"), "{stderr}");
+        let (_, code, stderr) = session(&["--max-result-tokens", "10"], &init());
+        assert_eq!(code, Some(2));
+        assert!(
+            stderr.contains("the result budget must be at least 80 tokens (got 10)"),
+            "{stderr}"
+        );
+    }
+}

@@ -401,6 +401,52 @@ pub enum Pick {
     Reasoning,
 }
 
+/// Why [`find_json`] found nothing in a text that looks like one JSON
+/// value (it starts with `{` or `[`): the parse error, and the byte
+/// offset in the text where it breaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotJson {
+    /// The byte offset of the break in the whole text.
+    pub offset: usize,
+    /// What the parser says is wrong there.
+    pub error: String,
+}
+
+impl std::fmt::Display for NotJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no JSON value found: the input is not JSON ({})",
+            self.error
+        )
+    }
+}
+
+/// For a text in which [`find_json`] finds nothing: where and why it is not
+/// JSON, when it looks like JSON; `None` for prose.
+///
+/// ```
+/// use flexmd_detect::not_json;
+/// let why = not_json("  {:::}").unwrap();
+/// assert_eq!(
+///     why.to_string(),
+///     "no JSON value found: the input is not JSON (expected a key or `}` (found `:`))"
+/// );
+/// assert_eq!(why.offset, 3);
+/// assert!(not_json("no braces here").is_none());
+/// ```
+pub fn not_json(text: &str) -> Option<NotJson> {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with(['{', '[']) {
+        return None;
+    }
+    let e = parse_json(trimmed, Leniency::Repair).err()?;
+    Some(NotJson {
+        offset: text.len() - trimmed.len() + e.offset(),
+        error: e.to_string(),
+    })
+}
+
 /// The best JSON value in `text`. `None` when there is none.
 ///
 /// Reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`,

@@ -43,8 +43,8 @@ mod repair;
 mod repair_kind;
 
 pub use json::{
-    FoundJson, JsonError, JsonMethod, JsonSource, Leniency, ParsedJson, Pick, find_all_json,
-    find_json, parse_json,
+    FoundJson, JsonError, JsonMethod, JsonSource, Leniency, NotJson, ParsedJson, Pick,
+    find_all_json, find_json, not_json, parse_json,
 };
 pub use locate::locate_pointer;
 pub use objects::{DetectedKind, DetectedObject, ParseAnyResult, detect_objects, parse_any};

@@ -158,7 +158,8 @@ fn find_member(bytes: &[u8], mut at: usize, key: &str) -> Option<usize> {
             at = skip_blank(bytes, at + 1);
         }
         if name == key {
-            return Some(at);
+            // A key cut off at the end of the text has no value written.
+            return (at < bytes.len()).then_some(at);
         }
         let end = skip_value(bytes, at);
         at = end.max(at + 1);
@@ -198,6 +199,13 @@ fn find_element(bytes: &[u8], mut at: usize, n: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    #[test]
+    fn a_key_cut_off_at_the_end_points_at_its_object() {
+        // Found by proptest: an unclosed `"` read as the key "" at the end.
+        assert_eq!(super::locate_pointer("{\"", "/"), Some(0));
+        assert_eq!(super::locate_pointer("{\"a\":", "/a"), Some(0));
+    }
 
     use super::locate_pointer;
 

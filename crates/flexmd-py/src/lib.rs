@@ -81,7 +81,10 @@ fn artifact_error(py: Python<'_>, error: ArtifactError) -> PyErr {
             source.kind(),
             format!("cannot read {}: {source}", path.display()),
         )),
-        ArtifactError::Pattern(_) | ArtifactError::JsonPath(_) | ArtifactError::Call(_) => {
+        ArtifactError::Pattern(_)
+        | ArtifactError::JsonPath(_)
+        | ArtifactError::Call(_)
+        | ArtifactError::TooLarge { .. } => {
             flexmd_error(py, "ToolCallError", error.to_string(), None)
         }
         ArtifactError::Json(_) | ArtifactError::Markdown(_) | ArtifactError::Cancelled => {
@@ -141,13 +144,10 @@ fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// Why no JSON was found: when the text looks like one JSON value, where
 /// it breaks.
 fn not_found_message(text: &str) -> String {
-    let trimmed = text.trim_start();
-    if trimmed.starts_with(['{', '['])
-        && let Err(e) = flexmd_detect::parse_json(trimmed, flexmd_detect::Leniency::Repair)
-    {
-        return format!("no JSON value found: the input is not JSON ({e})");
-    }
-    "no JSON value found in the text".to_owned()
+    flexmd_detect::not_json(text).map_or_else(
+        || "no JSON value found in the text".to_owned(),
+        |why| why.to_string(),
+    )
 }
 
 /// The JSON in a text, as `flexmd json` prints it: the value (`None` when

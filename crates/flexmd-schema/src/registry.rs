@@ -254,6 +254,30 @@ impl Registry {
         self.entries.keys().map(String::as_str)
     }
 
+    /// Each registered schema's name, title and description, in
+    /// registration order: what `flexmd schema list` prints.
+    ///
+    /// ```
+    /// let registry = flexmd_schema::Registry::new();
+    /// let list = registry.summaries();
+    /// assert_eq!(list.len(), registry.names().count());
+    /// assert_eq!(list[0]["name"], list[0]["name"].as_str().unwrap());
+    /// assert!(list.iter().all(|s| s.get("title").is_some() && s.get("description").is_some()));
+    /// ```
+    pub fn summaries(&self) -> Vec<Value> {
+        self.entries
+            .iter()
+            .map(|(name, entry)| {
+                let field = |k: &str| entry.schema.get(k).cloned().unwrap_or(Value::Null);
+                serde_json::json!({
+                    "name": name,
+                    "title": field("title"),
+                    "description": field("description"),
+                })
+            })
+            .collect()
+    }
+
     /// Validates `instance` against the schema registered as `name`; an
     /// unknown name is a failed outcome with code `schema_not_found`, as in
     /// elsabro.

@@ -1,0 +1,50 @@
+//! Why the server could not start or stopped.
+
+use std::path::PathBuf;
+
+use miette::Diagnostic;
+use thiserror::Error;
+
+/// Why [`crate::Server`] could not start, or why serving ended in error.
+/// Errors in a tool call are never this: they are tool results that say
+/// how to fix the call.
+#[derive(Debug, Error, Diagnostic)]
+pub enum ServeError {
+    /// A `--root` that is missing or not a directory.
+    #[error("cannot use {} as a root: {reason}", path.display())]
+    #[diagnostic(
+        code(mcp::root),
+        help("give an existing directory; files under it can be opened with artifact_open")
+    )]
+    Root {
+        /// The directory as given.
+        path: PathBuf,
+        /// Why it cannot be used.
+        reason: String,
+    },
+    /// A file given on the command line that cannot be read as an
+    /// artifact.
+    #[error("cannot open {}", path.display())]
+    #[diagnostic(code(mcp::open))]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: flexmd_artifact::ArtifactError,
+    },
+    /// A budget below the smallest page.
+    #[error("the result budget must be at least {min} tokens (got {got})")]
+    #[diagnostic(code(mcp::budget))]
+    Budget {
+        /// The budget given.
+        got: usize,
+        /// The smallest allowed.
+        min: usize,
+    },
+    /// The transport failed: the client's pipe broke mid-message, or the
+    /// handshake did not complete.
+    #[error("the MCP connection failed: {0}")]
+    #[diagnostic(code(mcp::transport))]
+    Transport(String),
+}
