@@ -138,6 +138,10 @@ impl Server {
         let mut artifacts = Vec::with_capacity(options.files.len());
         for file in &options.files {
             let call_id = file.display().to_string();
+            // The same file twice is one artifact.
+            if artifacts.iter().any(|o: &Open| o.call_id == call_id) {
+                continue;
+            }
             let path = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
             let artifact = open_artifact(&path, ReadAs::for_path(file)).map_err(|source| {
                 ServeError::Open {

@@ -390,7 +390,7 @@ async fn a_cancelled_call_gets_no_answer_and_the_server_goes_on() {
     let line = "x".repeat(1023) + "\n";
     std::fs::write(&big, line.repeat(48 << 10)).unwrap();
     let mut client = Client::start(flexmd_mcp::Options {
-        files: vec![big.clone()],
+        files: vec![big.clone(), big.clone()],
         ..flexmd_mcp::Options::default()
     })
     .await;
