@@ -429,15 +429,30 @@ impl State {
             }
         };
         // The whole budget first: a result that fits needs no note. A page
-        // that needs one and has no room for it is made again, smaller.
+        // that, with its notes, has no room is made again, smaller: the
+        // check's note (known now) and the longest note that more follows
+        // kept back.
+        let notes = |page: &Page, note: &Option<String>| {
+            note_tokens(name, page) + note.as_deref().map_or(0, text_tokens)
+        };
         let page = match run(max_tokens, &mut opened, &mut note) {
-            Ok(page) if page.truncated && page.tokens + note_tokens(name, &page) > max_tokens => {
-                match run(max_tokens - NOTE_TOKENS, &mut opened, &mut note) {
+            Ok(page) if page.tokens + notes(&page, &note) > max_tokens => {
+                let kept = NOTE_TOKENS + note.as_deref().map_or(0, text_tokens);
+                let budget = max_tokens.saturating_sub(kept).max(MIN_MAX_TOKENS);
+                match run(budget, &mut opened, &mut note) {
                     Err(Failure::Artifact(ArtifactError::TooLarge { piece, tokens, .. })) => {
                         Err(Failure::Message(format!(
-                            "{name}: {piece} alone is {tokens} tokens; with the note that says \
-                             more follows ({NOTE_TOKENS} tokens) a page takes more than \
-                             `max_tokens` ({max_tokens}); raise `max_tokens` or narrow the call"
+                            "{name}: {piece} alone is {tokens} tokens; with the notes on the \
+                             page ({kept} tokens) it takes more than `max_tokens` \
+                             ({max_tokens}); raise `max_tokens` or narrow the call"
+                        )))
+                    }
+                    // The promise holds or the call says why not.
+                    Ok(page) if page.tokens + notes(&page, &note) > max_tokens => {
+                        Err(Failure::Message(format!(
+                            "{name}: a page with its notes takes {} tokens, more than \
+                             `max_tokens` ({max_tokens}); raise `max_tokens`",
+                            page.tokens + notes(&page, &note)
                         )))
                     }
                     other => other,
@@ -604,9 +619,12 @@ fn more_note(name: &str, page: &Page) -> Option<String> {
 
 /// The tokens of a page's note.
 fn note_tokens(name: &str, page: &Page) -> usize {
-    more_note(name, page).map_or(0, |note| {
-        flexmd_artifact::count_tokens(note.as_bytes(), Encoding::O200kBase)
-    })
+    more_note(name, page).map_or(0, |note| text_tokens(&note))
+}
+
+/// The tokens of a text, as pages count them.
+fn text_tokens(text: &str) -> usize {
+    flexmd_artifact::count_tokens(text.as_bytes(), Encoding::O200kBase)
 }
 
 /// A page as content: its text, then, when more follows, a note with the

@@ -141,7 +141,7 @@ async fn paged(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
     fn the_pages_of_any_tool_make_up_its_whole_result(
@@ -208,4 +208,36 @@ proptest! {
             client.close().await;
         });
     }
+}
+
+/// Found by the property above: a page that fit its budget went over once
+/// `ofs_extract`'s note (the answer breaks the spec) was added. Every
+/// budget, page by page, with every note counted.
+#[test]
+fn every_budget_holds_with_every_note() {
+    runtime().block_on(async {
+        let mut client = Client::start(flexmd_mcp::Options::default()).await;
+        // Thirty sections, one left out: the answer breaks the spec.
+        let spec: String = std::iter::once("## Output format\n".to_owned())
+            .chain((0..30).map(|i| format!("- Part {i} — prose.\n")))
+            .collect();
+        let response: String = (0..29)
+            .map(|i| format!("## Part {i}\nSome prose about part {i}, with détails 🙂.\n\n"))
+            .collect();
+        let args = json!({"spec": spec, "response": response, "as_json": true});
+        let mut paged_at = 0;
+        for budget in flexmd_mcp::MIN_RESULT_TOKENS..700 {
+            if paged(&mut client, "ofs_extract", args.clone(), budget)
+                .await
+                .is_some_and(|p| p.len() > 1)
+            {
+                paged_at += 1;
+            }
+        }
+        assert!(
+            paged_at > 100,
+            "only {paged_at} budgets gave more than one page"
+        );
+        client.close().await;
+    });
 }
