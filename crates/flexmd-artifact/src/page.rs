@@ -357,9 +357,13 @@ impl ToolSet<'_> {
                 Artifact::Markdown(a) => {
                     let (first, last) = (checked.int("startLine"), checked.int("endLine"));
                     let depth = checked.int("depth").and_then(|d| u8::try_from(d).ok());
-                    let items = |list: Vec<Value>, total: Option<usize>| Units::Items {
-                        items: Box::new(list.into_iter()),
-                        total,
+                    // A whole list, from the cursor's item on.
+                    let rest = |list: Vec<Value>| {
+                        let total = list.len();
+                        Units::Items {
+                            items: Box::new(list.into_iter().skip(start.next)),
+                            total: Some(total),
+                        }
                     };
                     match spec_name {
                         "artifact_md_headings" => Units::Items {
@@ -379,20 +383,10 @@ impl ToolSet<'_> {
                             total: Some(a.heading_count(depth)),
                         },
                         "artifact_md_code_blocks" => {
-                            let all = serialised(&a.md_code_blocks(checked.str("lang")));
-                            let total = all.len();
-                            items(all.into_iter().skip(start.next).collect(), Some(total))
+                            rest(serialised(&a.md_code_blocks(checked.str("lang"))))
                         }
-                        "artifact_md_links" => {
-                            let all = serialised(&a.md_links(first, last));
-                            let total = all.len();
-                            items(all.into_iter().skip(start.next).collect(), Some(total))
-                        }
-                        "artifact_md_images" => {
-                            let all = serialised(&a.md_images(first, last));
-                            let total = all.len();
-                            items(all.into_iter().skip(start.next).collect(), Some(total))
-                        }
+                        "artifact_md_links" => rest(serialised(&a.md_links(first, last))),
+                        "artifact_md_images" => rest(serialised(&a.md_images(first, last))),
                         "artifact_md_text" => {
                             let text = a.md_text(first, last);
                             if text.is_empty() {
