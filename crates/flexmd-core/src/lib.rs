@@ -8,7 +8,8 @@
 //!   tree and back.
 //! - [`parse_list`]: list items to a [`ListItem`] tree.
 //! - [`parse_tables`]: GFM pipe tables to string cells.
-//! - [`read_markdown`]: outline, tables and lists from one parse.
+//! - [`read_markdown`]: outline, tables and lists from one parse;
+//!   [`MarkdownStream`]: the same, read while the text is still arriving.
 //! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
 //! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing.
 //! - [`code_blocks`], [`front_matter`]: literal blocks, found by the parser.
@@ -48,6 +49,7 @@ mod meta;
 pub mod model;
 mod outline;
 mod parts;
+mod stream;
 mod table;
 mod text;
 
@@ -60,6 +62,7 @@ pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split
 pub use model::*;
 pub use outline::{build_outline, render_outline};
 pub use parts::{MarkdownParts, read_markdown};
+pub use stream::{MarkdownStream, StreamHeading};
 pub use table::parse_tables;
 pub use text::{KeyAllocator, LineSpan, bom_len, line_spans, normalize_title, slugify};
 

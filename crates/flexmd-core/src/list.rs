@@ -42,10 +42,10 @@ pub const MAX_LIST_DEPTH: usize = 32;
 /// assert_eq!(list.items[1].children[0].index, None);
 /// ```
 pub fn parse_list(md: &str) -> Option<ParsedList> {
-    let mut reader = ListReader::new(md);
+    let mut reader = ListReader::default();
     let parsed = parser_text(md);
     for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
-        reader.on_event(&event, range);
+        reader.on_event(md, &event, range);
     }
     merge_lists(reader.lists)
 }
@@ -89,8 +89,8 @@ struct OpenItem {
 
 /// Builds top-level lists from parser events (one of the readers that
 /// [`crate::read_markdown`] feeds from a single pass).
-pub(crate) struct ListReader<'a> {
-    md: &'a str,
+#[derive(Default)]
+pub(crate) struct ListReader {
     depth: usize,
     /// Whether each open list is ordered, innermost last.
     open_lists: Vec<bool>,
@@ -104,21 +104,8 @@ pub(crate) struct ListReader<'a> {
     pub(crate) lists: Vec<TopLevelList>,
 }
 
-impl<'a> ListReader<'a> {
-    pub(crate) fn new(md: &'a str) -> Self {
-        Self {
-            md,
-            depth: 0,
-            open_lists: Vec::new(),
-            open: Vec::new(),
-            top: None,
-            items: Vec::new(),
-            columns: ColumnCursor::default(),
-            lists: Vec::new(),
-        }
-    }
-
-    pub(crate) fn on_event(&mut self, event: &Event<'_>, range: Range<usize>) {
+impl ListReader {
+    pub(crate) fn on_event(&mut self, md: &str, event: &Event<'_>, range: Range<usize>) {
         match event {
             Event::Start(tag) => {
                 match tag {
@@ -128,7 +115,7 @@ impl<'a> ListReader<'a> {
                         }
                         self.start_list(start.is_some(), range);
                     }
-                    Tag::Item if !self.open_lists.is_empty() => self.start_item(range),
+                    Tag::Item if !self.open_lists.is_empty() => self.start_item(md, range),
                     _ => {}
                 }
                 self.depth += 1;
@@ -151,7 +138,7 @@ impl<'a> ListReader<'a> {
                             });
                         }
                     }
-                    TagEnd::Item if !self.open_lists.is_empty() => self.end_item(range),
+                    TagEnd::Item if !self.open_lists.is_empty() => self.end_item(md, range),
                     _ => {}
                 }
             }
@@ -168,11 +155,9 @@ impl<'a> ListReader<'a> {
         self.open_lists.push(ordered);
     }
 
-    fn start_item(&mut self, range: Range<usize>) {
+    fn start_item(&mut self, md: &str, range: Range<usize>) {
         let ordered = self.open_lists.last().copied().unwrap_or(false);
-        let index = ordered
-            .then(|| marker_number(self.md, range.start))
-            .flatten();
+        let index = ordered.then(|| marker_number(md, range.start)).flatten();
         let depth = self.open.len() + 1;
         let slot = if depth > MAX_LIST_DEPTH {
             self.open.get_mut(MAX_LIST_DEPTH - 1).map(|cap| {
@@ -182,7 +167,7 @@ impl<'a> ListReader<'a> {
         } else {
             None
         };
-        let marker_column = self.columns.column_at(self.md, range.start);
+        let marker_column = self.columns.column_at(md, range.start);
         self.open.push(OpenItem {
             start: range.start,
             marker_column,
@@ -194,11 +179,11 @@ impl<'a> ListReader<'a> {
         });
     }
 
-    fn end_item(&mut self, range: Range<usize>) {
+    fn end_item(&mut self, md: &str, range: Range<usize>) {
         let Some(open) = self.open.pop() else { return };
         let span = open.start..range.end;
         let item = ListItem {
-            text: own_text(self.md, span.clone(), &open.sublists, open.marker_column),
+            text: own_text(md, span.clone(), &open.sublists, open.marker_column),
             index: open.index,
             children: open.children,
             span: Some(span),

@@ -4,6 +4,7 @@ use pulldown_cmark::{Event, Tag, TagEnd};
 
 use crate::markdown::{front_matter_end, offset_events, parser_text, title_text_event};
 use crate::model::{MdNode, MdOutline, NodeSource, OutlineType, Span};
+use crate::stream::StreamHeading;
 use crate::text::{KeyAllocator, line_start, slice};
 
 /// Builds the heading tree of a Markdown text.
@@ -83,6 +84,22 @@ impl OutlineReader {
     pub(crate) fn finish(self, md: &str) -> MdOutline {
         self.tree.finish(md)
     }
+
+    /// A reader that also keeps each heading in a flat list, for streams.
+    pub(crate) fn recording() -> Self {
+        Self {
+            tree: TreeBuilder {
+                recorded: Some(Vec::new()),
+                ..TreeBuilder::default()
+            },
+            ..Self::default()
+        }
+    }
+
+    /// The headings read so far, when [`recording`](Self::recording).
+    pub(crate) fn recorded(&self) -> &[StreamHeading] {
+        self.tree.recorded.as_deref().unwrap_or_default()
+    }
 }
 
 /// Assembles nodes into the tree as headings arrive in document order. Each
@@ -98,6 +115,8 @@ struct TreeBuilder {
     /// Levels strictly increase along it, so it is at most six long.
     path: Vec<(usize, u8)>,
     preamble_end: Option<usize>,
+    /// Every heading in order, kept only for [`crate::MarkdownStream`].
+    recorded: Option<Vec<StreamHeading>>,
 }
 
 impl TreeBuilder {
@@ -112,8 +131,17 @@ impl TreeBuilder {
         while self.path.last().is_some_and(|&(_, open)| open >= level) {
             self.path.pop();
         }
+        let key = self.keys.allocate(&title);
+        if let Some(recorded) = self.recorded.as_mut() {
+            recorded.push(StreamHeading {
+                level,
+                title: title.clone(),
+                key: key.clone(),
+                heading: heading.clone(),
+            });
+        }
         let node = MdNode {
-            key: self.keys.allocate(&title),
+            key,
             title,
             level,
             id: None,

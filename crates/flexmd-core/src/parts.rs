@@ -58,12 +58,12 @@ impl MarkdownParts {
 pub fn read_markdown(md: &str) -> MarkdownParts {
     let mut outline = OutlineReader::default();
     let mut tables = TableReader::default();
-    let mut lists = ListReader::new(md);
+    let mut lists = ListReader::default();
     let parsed = parser_text(md);
     for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
         outline.on_event(md, &event, range.clone());
         tables.on_event(md, &event, range.clone());
-        lists.on_event(&event, range);
+        lists.on_event(md, &event, range);
     }
     MarkdownParts {
         outline: outline.finish(md),

@@ -107,3 +107,46 @@ fn many_headings_in_one_document() {
     assert_eq!(outline.nodes.len(), DEEP / 3);
     assert_eq!(outline.nodes.last().unwrap().key, format!("a-{}", DEEP / 3));
 }
+
+/// Pushes `md` in 64-byte pieces (at character boundaries).
+fn stream(md: &str) -> flexmd_core::MarkdownParts {
+    let mut stream = flexmd_core::MarkdownStream::new();
+    let mut at = 0;
+    while at < md.len() {
+        let mut end = (at + 64).min(md.len());
+        while !md.is_char_boundary(end) {
+            end += 1;
+        }
+        stream.push(&md[at..end]);
+        at = end;
+    }
+    stream.finish().1
+}
+
+#[test]
+fn a_stream_of_lines_that_only_look_like_headings_stays_linear() {
+    // Each `# x` is checked by the parser and found to be comment text; the
+    // checks' budget keeps the 100 000 of them from re-parsing the comment
+    // each time (which would be quadratic: hours, not milliseconds).
+    let md = format!("# start\n<!--\n{}-->\n# end\n", "# x\n".repeat(DEEP));
+    let parts = stream(&md);
+    assert_eq!(parts, flexmd_core::read_markdown(&md));
+    let titles: Vec<&str> = parts
+        .outline
+        .nodes
+        .iter()
+        .map(|n| n.title.as_str())
+        .collect();
+    assert_eq!(titles, ["start", "end"]);
+    // `---` under a list item is a rule, not a setext heading: each check fails.
+    let md = "- a\n---\n".repeat(DEEP);
+    assert_eq!(stream(&md), flexmd_core::read_markdown(&md));
+}
+
+#[test]
+fn a_stream_of_many_headings_reads_each_once() {
+    let md = "## h\ntext\n".repeat(DEEP);
+    let parts = stream(&md);
+    assert_eq!(parts.outline.nodes.len(), DEEP);
+    assert_eq!(parts.outline.nodes[DEEP - 1].key, format!("h-{}", DEEP));
+}

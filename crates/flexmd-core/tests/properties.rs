@@ -168,3 +168,81 @@ proptest! {
         prop_assert_eq!(parts.list_in(&(0..s.len())), parse_list(&s));
     }
 }
+
+/// `text` pushed in pieces cut at `cuts` (any byte offsets, moved to the
+/// next character boundary); the headings seen after each push, and the
+/// final parts.
+fn stream_in_pieces(
+    text: &str,
+    cuts: &[usize],
+) -> (
+    Vec<Vec<flexmd_core::StreamHeading>>,
+    flexmd_core::MarkdownParts,
+) {
+    let mut stream = flexmd_core::MarkdownStream::new();
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (text.len() + 1)).collect();
+    points.push(text.len());
+    points.sort_unstable();
+    let mut seen = Vec::new();
+    let mut at = 0;
+    for mut end in points {
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        if end <= at {
+            continue;
+        }
+        stream.push(&text[at..end]);
+        seen.push(stream.headings().to_vec());
+        at = end;
+    }
+    (seen, stream.finish().1)
+}
+
+/// The stream's headings are a prefix of the final ones after every push.
+fn assert_prefixes(
+    seen: &[Vec<flexmd_core::StreamHeading>],
+    whole: &flexmd_core::MarkdownParts,
+) -> Result<(), TestCaseError> {
+    let mut all = Vec::new();
+    let mut stack: Vec<&flexmd_core::MdNode> = whole.outline.nodes.iter().rev().collect();
+    while let Some(node) = stack.pop() {
+        all.push((node.level, node.title.as_str(), node.key.as_str()));
+        stack.extend(node.children.iter().rev());
+    }
+    for headings in seen {
+        prop_assert!(headings.len() <= all.len());
+        for (h, want) in headings.iter().zip(&all) {
+            prop_assert_eq!((h.level, h.title.as_str(), h.key.as_str()), *want);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn a_stream_reads_what_one_parse_reads(
+        s in any_markdown(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..12),
+    ) {
+        let whole = flexmd_core::read_markdown(&s);
+        let (seen, streamed) = stream_in_pieces(&s, &cuts);
+        // Debug shows every span too: positions must agree, not only content.
+        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
+        // A later link definition may turn a heading's `[a]` into a link.
+        if !s.contains("]:") {
+            assert_prefixes(&seen, &whole)?;
+        }
+    }
+
+    #[test]
+    fn a_stream_one_character_at_a_time_reads_what_one_parse_reads(s in atx_document()) {
+        let whole = flexmd_core::read_markdown(&s);
+        let cuts: Vec<usize> = s.char_indices().map(|(i, _)| i).collect();
+        let (seen, streamed) = stream_in_pieces(&s, &cuts);
+        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
+        assert_prefixes(&seen, &whole)?;
+    }
+}

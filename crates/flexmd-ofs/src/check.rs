@@ -227,7 +227,17 @@ pub fn check(
     spec: &OutputFormatSpec,
     options: &ExtractOptions,
 ) -> (Report, ExtractedResult) {
-    let mut analysis = analyze(response, spec);
+    check_parts(response, read_markdown(response), spec, options)
+}
+
+/// [`check`] from the answer's parts, read in one parse or in a stream.
+pub(crate) fn check_parts(
+    response: &str,
+    parts: MarkdownParts,
+    spec: &OutputFormatSpec,
+    options: &ExtractOptions,
+) -> (Report, ExtractedResult) {
+    let mut analysis = analyze_parts(response, parts, spec);
     let errors = std::mem::take(&mut analysis.errors);
     let warnings = std::mem::take(&mut analysis.warnings);
     let report = Report {
@@ -274,21 +284,11 @@ fn into_extracted(analysis: Analysis<'_>, options: &ExtractOptions) -> Extracted
     let mut sections_by_name = indexmap::IndexMap::new();
     for (i, (section, found)) in spec.sections.iter().zip(located).enumerate() {
         let Some(found) = found else { continue };
-        let mut list = lists.get_mut(i).and_then(Option::take);
+        let list = lists.get_mut(i).and_then(Option::take);
         let empty = is_none.get(i).copied().unwrap_or(false);
-        if list.is_none() && options.lists_in_prose && section.kind == SectionKind::Prose && !empty
-        {
-            list = parse_list(&found.content);
-        }
         sections_by_name.insert(
             section.name.clone(),
-            ExtractedSection {
-                node_key: found.node_key,
-                node_level: found.node_level,
-                md: found.content,
-                list,
-                empty,
-            },
+            extracted_section(section.kind, found, list, empty, options),
         );
     }
     for (spec_table, found) in spec.tables.iter().zip(&table_for) {
@@ -304,11 +304,40 @@ fn into_extracted(analysis: Analysis<'_>, options: &ExtractOptions) -> Extracted
     }
 }
 
+/// The extracted form of a found section, with its list (parsed here for a
+/// prose section when `lists_in_prose` asks for it).
+pub(crate) fn extracted_section(
+    kind: SectionKind,
+    found: Located,
+    mut list: Option<ParsedList>,
+    empty: bool,
+    options: &ExtractOptions,
+) -> ExtractedSection {
+    if list.is_none() && options.lists_in_prose && kind == SectionKind::Prose && !empty {
+        list = parse_list(&found.content);
+    }
+    ExtractedSection {
+        node_key: found.node_key,
+        node_level: found.node_level,
+        md: found.content,
+        list,
+        empty,
+    }
+}
+
 fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
+    // One parse for the outline, the tables and every list.
+    analyze_parts(response, read_markdown(response), spec)
+}
+
+/// [`analyze`] from the answer's parts, read in one parse or in a stream.
+fn analyze_parts<'a>(
+    response: &str,
+    mut parts: MarkdownParts,
+    spec: &'a OutputFormatSpec,
+) -> Analysis<'a> {
     // Built on the first issue: a valid answer needs none.
     let index = std::cell::OnceCell::new();
-    // One parse for the outline, the tables and every list.
-    let mut parts = read_markdown(response);
     let names: Vec<&str> = spec.sections.iter().map(|s| s.name.as_str()).collect();
     let located = locate(response, &parts.outline, &names);
     let mut errors = Vec::new();
@@ -383,106 +412,20 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
             is_none.push(false);
             continue;
         };
-        match found.found {
-            Found::BoldLabel | Found::LabelLine => warnings.push(issue(
-                "lenient_heading",
-                Some(name),
-                format!("`{name}` is marked by a label, not a heading; read as a section"),
-                found.heading.clone(),
-            )),
-            Found::Heading | Found::NumberedHeading => {}
-        }
-        if found.merged > 1 {
-            warnings.push(issue(
-                "duplicate_section",
-                Some(name),
-                format!(
-                    "`{name}` appears {} times at the same level; merged in order",
-                    found.merged
-                ),
-                found.heading.clone(),
-            ));
-        }
-        let own_text = short_text_without_tables(response, &found.content_spans, &parts.tables);
-        let body = own_text.as_deref().map(str::trim);
-        let at = found.content_span.clone();
-        let body_at = at.start + (found.content.len() - found.content.trim_start().len());
-        let says_none = spec
-            .empty_section_value
-            .as_deref()
-            .zip(body)
-            .is_some_and(|(value, body)| says_empty_value(body, value));
-        let body_is_empty = body.is_some_and(str::is_empty);
-        is_none.push(says_none);
-        if body_is_empty {
-            if let Some(value) = &spec.empty_section_value {
-                errors.push(issue(
-                    "empty_section_without_none",
-                    Some(name),
-                    format!("`{name}` is empty: write `{value}` in it"),
-                    found.heading.clone(),
-                ));
-            }
-            lists.push(None);
-            continue;
-        }
-        if says_none || section.kind == SectionKind::Prose {
-            lists.push(None);
-            continue;
-        }
-        let list = take_list(wanted.get(n).map(Vec::as_slice).unwrap_or_default());
-        let ordered = section.kind == SectionKind::OrderedList;
-        let items: Vec<&ListItem> = list
-            .iter()
-            .flat_map(|l| &l.items)
-            .filter(|item| item.index.is_some() == ordered)
-            .collect();
-        if items.is_empty() {
-            let (code, message) = if ordered {
-                (
-                    "section_not_numbered",
-                    format!("`{name}` must be numbered items (`1.`, `2.` ...) or `None`"),
-                )
-            } else {
-                (
-                    "section_not_bullets",
-                    format!("`{name}` must be `-` bullet items or `None`"),
-                )
-            };
-            errors.push(issue(code, Some(name), message, body_at..at.end));
-        } else {
-            let marker_of = |item: &ListItem| {
-                item.span
-                    .as_ref()
-                    .and_then(|s| response.get(s.start..))
-                    .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()))
-                    .and_then(|rest| rest.chars().next())
-            };
-            let odd = items.iter().find(|item| {
-                let marker = marker_of(item);
-                if ordered {
-                    marker == Some(')')
-                } else {
-                    marker != Some('-')
-                }
-            });
-            if let Some(item) = odd {
-                let start = item.span.as_ref().map_or(at.start, |s| s.start);
-                let (code, message) = if ordered {
-                    (
-                        "lenient_numbering",
-                        format!("`{name}` numbers items with `)`; read as a numbered list"),
-                    )
-                } else {
-                    (
-                        "lenient_bullets",
-                        format!("`{name}` uses `*` or `+` bullets; read as a list"),
-                    )
-                };
-                warnings.push(issue(code, Some(name), message, start..start + 1));
-            }
-        }
-        lists.push(list);
+        let checked = check_section(
+            response,
+            spec,
+            name,
+            section.kind,
+            found,
+            &parts.tables,
+            || take_list(wanted.get(n).map(Vec::as_slice).unwrap_or_default()),
+            &issue,
+        );
+        errors.extend(checked.errors);
+        warnings.extend(checked.warnings);
+        is_none.push(checked.is_none);
+        lists.push(checked.list);
     }
 
     let MarkdownParts {
@@ -574,6 +517,142 @@ fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
         errors,
         warnings,
     }
+}
+
+/// What [`check_section`] finds in one found section.
+#[derive(Default)]
+pub(crate) struct SectionCheck {
+    pub(crate) errors: Vec<Issue>,
+    pub(crate) warnings: Vec<Issue>,
+    /// The section's parsed list, for a list kind not written as `None`.
+    pub(crate) list: Option<ParsedList>,
+    /// Whether it says the spec's empty value.
+    pub(crate) is_none: bool,
+}
+
+/// Makes an [`Issue`]: code, section, message and span (line and column
+/// come from the answer).
+pub(crate) type MakeIssue<'a> = dyn Fn(&str, Option<&str>, String, Span) -> Issue + 'a;
+
+/// The checks of one section found in the answer: how it was found, its
+/// duplicates, its empty value and its kind. `take_list` gives the
+/// section's lists merged, when its kind needs them.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the whole-answer check and the stream pass different pieces of one read"
+)]
+pub(crate) fn check_section(
+    response: &str,
+    spec: &OutputFormatSpec,
+    name: &str,
+    kind: SectionKind,
+    found: &Located,
+    tables: &[ParsedTable],
+    take_list: impl FnOnce() -> Option<ParsedList>,
+    issue: &MakeIssue<'_>,
+) -> SectionCheck {
+    let mut out = SectionCheck::default();
+    match found.found {
+        Found::BoldLabel | Found::LabelLine => out.warnings.push(issue(
+            "lenient_heading",
+            Some(name),
+            format!("`{name}` is marked by a label, not a heading; read as a section"),
+            found.heading.clone(),
+        )),
+        Found::Heading | Found::NumberedHeading => {}
+    }
+    if found.merged > 1 {
+        out.warnings.push(issue(
+            "duplicate_section",
+            Some(name),
+            format!(
+                "`{name}` appears {} times at the same level; merged in order",
+                found.merged
+            ),
+            found.heading.clone(),
+        ));
+    }
+    let own_text = short_text_without_tables(response, &found.content_spans, tables);
+    let body = own_text.as_deref().map(str::trim);
+    let at = found.content_span.clone();
+    let body_at = at.start + (found.content.len() - found.content.trim_start().len());
+    let says_none = spec
+        .empty_section_value
+        .as_deref()
+        .zip(body)
+        .is_some_and(|(value, body)| says_empty_value(body, value));
+    let body_is_empty = body.is_some_and(str::is_empty);
+    out.is_none = says_none;
+    if body_is_empty {
+        if let Some(value) = &spec.empty_section_value {
+            out.errors.push(issue(
+                "empty_section_without_none",
+                Some(name),
+                format!("`{name}` is empty: write `{value}` in it"),
+                found.heading.clone(),
+            ));
+        }
+        return out;
+    }
+    if says_none || kind == SectionKind::Prose {
+        return out;
+    }
+    let list = take_list();
+    let ordered = kind == SectionKind::OrderedList;
+    let items: Vec<&ListItem> = list
+        .iter()
+        .flat_map(|l| &l.items)
+        .filter(|item| item.index.is_some() == ordered)
+        .collect();
+    if items.is_empty() {
+        let (code, message) = if ordered {
+            (
+                "section_not_numbered",
+                format!("`{name}` must be numbered items (`1.`, `2.` ...) or `None`"),
+            )
+        } else {
+            (
+                "section_not_bullets",
+                format!("`{name}` must be `-` bullet items or `None`"),
+            )
+        };
+        out.errors
+            .push(issue(code, Some(name), message, body_at..at.end));
+    } else {
+        let marker_of = |item: &ListItem| {
+            item.span
+                .as_ref()
+                .and_then(|s| response.get(s.start..))
+                .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()))
+                .and_then(|rest| rest.chars().next())
+        };
+        let odd = items.iter().find(|item| {
+            let marker = marker_of(item);
+            if ordered {
+                marker == Some(')')
+            } else {
+                marker != Some('-')
+            }
+        });
+        if let Some(item) = odd {
+            let start = item.span.as_ref().map_or(at.start, |s| s.start);
+            let (code, message) = if ordered {
+                (
+                    "lenient_numbering",
+                    format!("`{name}` numbers items with `)`; read as a numbered list"),
+                )
+            } else {
+                (
+                    "lenient_bullets",
+                    format!("`{name}` uses `*` or `+` bullets; read as a list"),
+                )
+            };
+            out.warnings
+                .push(issue(code, Some(name), message, start..start + 1));
+        }
+    }
+    out.list = list;
+    out
 }
 
 /// The text of `spans` without the answer's tables inside them (from the

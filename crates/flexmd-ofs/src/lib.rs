@@ -10,6 +10,8 @@
 //! - [`prompt`]: the block plus its rules, ready to paste into a prompt;
 //! - [`validate`], [`extract`], [`check`]: an answer against a spec, sharing
 //!   one read of the answer; [`ExtractedResult`] holds the sections found;
+//! - [`StreamingExtractor`]: the same checks and extraction while the
+//!   answer is still streaming in, section by section;
 //! - [`to_json`], [`json_schema`]: the answer as a plain object, and the JSON
 //!   Schema that object satisfies.
 //!
@@ -41,16 +43,18 @@ mod error;
 mod json;
 mod locate;
 mod spec;
+mod stream;
 
 pub use check::{ExtractOptions, Issue, Report, check, extract, validate};
 pub use enrich::{enrich_instructions, prompt};
 pub use error::SpecError;
 pub use flexmd_core::{
-    ExtractedResult, ExtractedSection, OfsSection, OfsTable, OutputFormatSpec, Parsed, SectionKind,
-    TableKind,
+    ExtractedResult, ExtractedSection, ListItem, MdNode, MdOutline, OfsSection, OfsTable,
+    OutputFormatSpec, Parsed, ParsedList, ParsedTable, SectionKind, TableKind,
 };
 pub use json::{json_schema, table_key, to_json};
 pub use spec::{default_spec, parse_spec, read_spec, render_spec};
+pub use stream::{StreamEvent, StreamFinish, StreamingExtractor};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

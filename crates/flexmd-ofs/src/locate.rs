@@ -112,6 +112,7 @@ pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec
         .filter_map(|&i| all.get(i)?.source.as_ref().map(|s| s.heading.start))
         .collect();
     let subtree_ends = subtree_ends(response.len(), &all);
+    let heads: Vec<Head<'_>> = all.iter().map(|n| Head::of(n)).collect();
     let mut labels: Option<Vec<Label>> = None;
     keys.iter()
         .map(|key| {
@@ -127,7 +128,7 @@ pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec
                     subtree_ends: &subtree_ends,
                     section_starts: &section_starts,
                 };
-                return from_headings(response, &all, &bounds, candidates, found);
+                return from_headings(response, &heads, &bounds, candidates, found);
             }
             let labels =
                 labels.get_or_insert_with(|| find_labels(response, &heading_starts, &keys));
@@ -159,20 +160,44 @@ fn subtree_ends(len: usize, all: &[&MdNode]) -> Vec<usize> {
     ends
 }
 
+/// What [`from_headings`] needs of a heading: the outline's nodes in a
+/// whole answer, the headings read so far in a stream.
+pub(crate) struct Head<'a> {
+    pub(crate) level: u8,
+    pub(crate) key: &'a str,
+    /// The heading's span and where its content starts; `None` for a node
+    /// not built from source text.
+    pub(crate) source: Option<(Span, usize)>,
+}
+
+impl<'a> Head<'a> {
+    fn of(node: &'a MdNode) -> Self {
+        Head {
+            level: node.level,
+            key: &node.key,
+            source: node
+                .source
+                .as_ref()
+                .map(|s| (s.heading.clone(), s.content.start)),
+        }
+    }
+}
+
 /// Where sections end: subtrees, and the headings of spec sections.
-struct Bounds<'a> {
-    subtree_ends: &'a [usize],
+pub(crate) struct Bounds<'a> {
+    /// Per heading, where its subtree ends (past the text when not yet known).
+    pub(crate) subtree_ends: &'a [usize],
     /// Heading starts of every node that is a spec section, in order.
-    section_starts: &'a [usize],
+    pub(crate) section_starts: &'a [usize],
 }
 
 /// Duplicates: the highest level wins; equal levels merge in
 /// order. A section's content is its subtree: its own text and its
 /// sub-headings, up to the next heading at its level or above, or the next
 /// heading of any spec section, whichever comes first.
-fn from_headings(
+pub(crate) fn from_headings(
     response: &str,
-    all: &[&MdNode],
+    all: &[Head<'_>],
     bounds: &Bounds<'_>,
     candidates: &[usize],
     found: Found,
@@ -188,7 +213,7 @@ fn from_headings(
         .filter(|&i| all.get(i).is_some_and(|n| n.level == level))
         .collect();
     let subtree = |i: usize| -> Option<(Span, Span)> {
-        let source = all.get(i)?.source.as_ref()?;
+        let (heading, content_start) = all.get(i)?.source.clone()?;
         let end = bounds
             .subtree_ends
             .get(i)
@@ -196,14 +221,14 @@ fn from_headings(
             .unwrap_or(response.len());
         let after = bounds
             .section_starts
-            .partition_point(|&start| start <= source.heading.start);
+            .partition_point(|&start| start <= heading.start);
         let next_section = bounds
             .section_starts
             .get(after)
             .copied()
             .unwrap_or(response.len());
-        let end = end.min(next_section).max(source.content.start);
-        Some((source.heading.clone(), source.content.start..end))
+        let end = end.min(next_section).min(response.len()).max(content_start);
+        Some((heading, content_start..end))
     };
     let first = all.get(*chosen.first()?)?;
     let (heading, content_span) = subtree(*chosen.first()?)?;
@@ -217,7 +242,7 @@ fn from_headings(
         .filter_map(|span| response.get(span.clone()))
         .collect();
     Some(Located {
-        node_key: first.key.clone(),
+        node_key: first.key.to_owned(),
         node_level: level,
         content,
         heading,

@@ -1,0 +1,514 @@
+//! Reading Markdown as it arrives: the same outline, tables and lists as
+//! [`read_markdown`](crate::read_markdown), built piece by piece.
+//!
+//! The text is cut at top-level headings. A heading closes every block
+//! before it, so the parse of the text before a heading does not depend on
+//! what follows; each piece is parsed once, when the heading that ends it is
+//! complete, and its events go to the same readers a whole-text parse
+//! feeds. A line that only looks like a heading (a `# comment` in code) is
+//! checked by the parser and found not to be one; such checks are budgeted
+//! so that hostile input stays linear.
+
+use std::ops::Range;
+
+use pulldown_cmark::{Event, Parser, Tag};
+
+use crate::list::{ListReader, TopLevelList};
+use crate::markdown::{options, parser_text};
+use crate::model::{ParsedTable, Span};
+use crate::outline::OutlineReader;
+use crate::parts::MarkdownParts;
+use crate::table::TableReader;
+use crate::text::bom_len;
+
+/// A top-level heading of a [`MarkdownStream`], in document order: the
+/// headings that become the outline's nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamHeading {
+    /// 1 to 6.
+    pub level: u8,
+    /// The heading text with inline markup removed, as in the outline.
+    pub title: String,
+    /// The node's key in the outline (unique, in document order).
+    pub key: String,
+    /// From the start of the heading's (first) line to the end of its last.
+    pub heading: Span,
+}
+
+/// Whether the text opens with YAML front matter, which holds every heading
+/// back until its closing line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FrontMatter {
+    /// The first line is not complete yet.
+    Undecided,
+    /// The first line is `---`; no closing line yet.
+    Open,
+    /// Decided: the body starts at `body_start`.
+    Done,
+}
+
+/// An open fenced code block, as the line scanner tracks it.
+#[derive(Debug, Clone, Copy)]
+struct Fence {
+    marker: u8,
+    len: usize,
+}
+
+/// Markdown read while it is still being written.
+///
+/// [`push`](Self::push) appends text; [`headings`](Self::headings),
+/// [`lists`](Self::lists) and [`tables`](Self::tables) grow as the text
+/// before each top-level heading becomes final, and
+/// [`finish`](Self::finish) returns exactly what
+/// [`read_markdown`](crate::read_markdown) returns for the whole text. Each
+/// byte is scanned once and parsed about once.
+///
+/// Headings are read as soon as their line is complete (a setext heading
+/// when its underline is). Two things wait: YAML front matter (a first line
+/// `---`) holds everything back until its closing line, and after a line
+/// that looks like a link reference definition (`[1]: https://…`, which a
+/// link anywhere may use) nothing more is read until `finish`. A heading
+/// read before such a definition keeps the title it had then, should the
+/// definition turn a `[label]` in it into a link.
+///
+/// ```
+/// use flexmd_core::{MarkdownStream, read_markdown};
+/// let answer = "## Short answer\nYes.\n\n## Risks\n- load\n";
+/// let mut stream = MarkdownStream::new();
+/// stream.push("## Short answer\nYe");
+/// assert_eq!(stream.headings().len(), 1);
+/// stream.push("s.\n\n## Ri");
+/// assert_eq!(stream.headings().len(), 1, "`## Ri` may still become `## Rivals`");
+/// stream.push("sks\n- load\n");
+/// assert_eq!(stream.headings()[1].title, "Risks");
+/// assert_eq!(stream.parsed_to(), answer.find("- load").unwrap());
+/// let (text, parts) = stream.finish();
+/// assert_eq!(parts, read_markdown(&text));
+/// ```
+pub struct MarkdownStream {
+    text: String,
+    front: FrontMatter,
+    body_start: usize,
+    /// Start of the first line not scanned yet.
+    scanned: usize,
+    /// Start of the text not yet parsed.
+    piece_start: usize,
+    fence: Option<Fence>,
+    /// Whether the previous scanned line was blank (or there was none).
+    previous_blank: bool,
+    /// Bytes parsed in checks that found no heading, since the last one that did.
+    wasted: usize,
+    /// A link reference definition (`[a]: /url`) may be used anywhere in
+    /// the text, before it too: once a line looks like one, nothing more is
+    /// read until [`MarkdownStream::finish`], which parses the whole text.
+    saw_link_definition: bool,
+    outline: OutlineReader,
+    tables: TableReader,
+    lists: ListReader,
+}
+
+impl Default for MarkdownStream {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MarkdownStream {
+    /// An empty stream.
+    pub fn new() -> Self {
+        Self {
+            text: String::new(),
+            front: FrontMatter::Undecided,
+            body_start: 0,
+            scanned: 0,
+            piece_start: 0,
+            fence: None,
+            previous_blank: true,
+            wasted: 0,
+            saw_link_definition: false,
+            outline: OutlineReader::recording(),
+            tables: TableReader::default(),
+            lists: ListReader::default(),
+        }
+    }
+
+    /// Appends `chunk` and reads every line it completes. Work is
+    /// proportional to the chunk, plus one parse of each piece it ends.
+    pub fn push(&mut self, chunk: &str) {
+        self.text.push_str(chunk);
+        while let Some((start, next)) = self.next_line() {
+            self.scan_line(start, next);
+            self.scanned = next;
+        }
+    }
+
+    /// Everything pushed so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The top-level headings read so far, in order.
+    pub fn headings(&self) -> &[StreamHeading] {
+        self.outline.recorded()
+    }
+
+    /// The top-level lists read so far: those that end before
+    /// [`parsed_to`](Self::parsed_to).
+    pub fn lists(&self) -> &[TopLevelList] {
+        &self.lists.lists
+    }
+
+    /// The tables read so far.
+    pub fn tables(&self) -> &[ParsedTable] {
+        &self.tables.tables
+    }
+
+    /// Where the parsed text ends: everything before it is read and final.
+    pub fn parsed_to(&self) -> usize {
+        self.piece_start
+    }
+
+    /// Where the text stops being known not to open a heading: the start of
+    /// an unfinished last line that could still become one (`#…`, `===`,
+    /// `---`), else the end of the text. A consumer showing text as it
+    /// arrives can show everything before this offset.
+    pub fn settled_to(&self) -> usize {
+        if self.front != FrontMatter::Done {
+            return self.body_start.max(self.scanned).min(self.piece_start);
+        }
+        let tail = self.text.get(self.scanned..).unwrap_or_default();
+        let trimmed = tail.trim_start_matches([' ', '\t']);
+        let could_be_heading =
+            self.fence.is_none() && (trimmed.is_empty() || trimmed.starts_with(['#', '=', '-']));
+        if could_be_heading {
+            self.scanned
+        } else {
+            self.text.len()
+        }
+    }
+
+    /// The outline, tables and lists of everything pushed, equal to
+    /// [`read_markdown`](crate::read_markdown) of [`text`](Self::text),
+    /// which is returned with them.
+    pub fn finish(mut self) -> (String, MarkdownParts) {
+        // The last line has no line ending (or a lone final `\r`): it is complete now.
+        if self.scanned < self.text.len() {
+            let (start, end) = (self.scanned, self.text.len());
+            self.scan_line(start, end);
+            self.scanned = end;
+        }
+        if self.saw_link_definition {
+            let parts = crate::read_markdown(&self.text);
+            return (self.text, parts);
+        }
+        if self.front != FrontMatter::Done {
+            // Front matter never closed: there is none.
+            self.body_start = bom_len(self.text.as_bytes());
+            self.piece_start = self.body_start;
+        }
+        let end = self.text.len();
+        let piece_start = self.piece_start;
+        if let Some(events) = parse_piece(&self.text, piece_start..end) {
+            self.feed(&events);
+        }
+        let text = std::mem::take(&mut self.text);
+        let parts = MarkdownParts {
+            outline: self.outline.finish(&text),
+            tables: self.tables.tables,
+            lists: self.lists.lists,
+        };
+        (text, parts)
+    }
+
+    /// The next complete line after `scanned`: its start and the start of
+    /// the line after it. A final `\r` waits: a `\n` may follow.
+    fn next_line(&self) -> Option<(usize, usize)> {
+        let start = self.scanned;
+        let bytes = self.text.as_bytes();
+        let rest = bytes.get(start..)?;
+        let at = rest.iter().position(|&b| b == b'\n' || b == b'\r')?;
+        let end = start + at;
+        match bytes.get(end) {
+            Some(b'\r') => match bytes.get(end + 1) {
+                None => None,
+                Some(b'\n') => Some((start, end + 2)),
+                Some(_) => Some((start, end + 1)),
+            },
+            _ => Some((start, end + 1)),
+        }
+    }
+
+    fn scan_line(&mut self, start: usize, next: usize) {
+        let line = self.text.get(start..next).unwrap_or_default();
+        let content = line.trim_end_matches(['\n', '\r']);
+        match self.front {
+            FrontMatter::Undecided => {
+                let bom = bom_len(self.text.as_bytes());
+                let first = content.get(bom.min(content.len())..).unwrap_or_default();
+                if first.trim_end() == "---" {
+                    self.front = FrontMatter::Open;
+                    return;
+                }
+                self.front = FrontMatter::Done;
+                self.body_start = bom;
+                self.piece_start = bom;
+            }
+            FrontMatter::Open => {
+                if matches!(content.trim_end(), "---" | "...") {
+                    self.front = FrontMatter::Done;
+                    self.body_start = next;
+                    self.piece_start = next;
+                }
+                return;
+            }
+            FrontMatter::Done => {}
+        }
+        let blank = content.trim().is_empty();
+        let previous_blank = std::mem::replace(&mut self.previous_blank, blank);
+        if let Some(fence) = self.fence {
+            if closes_fence(content, fence) {
+                self.fence = None;
+            }
+            return;
+        }
+        if let Some(fence) = opens_fence(content) {
+            self.fence = Some(fence);
+            return;
+        }
+        // Anywhere (a quote or a list item may hold one): from here on,
+        // everything waits for the one parse at the end.
+        if content.contains("]:") {
+            self.saw_link_definition = true;
+        }
+        let indent = content.len() - content.trim_start_matches(' ').len();
+        if indent > 3 || self.saw_link_definition {
+            return;
+        }
+        let rest = content.get(indent..).unwrap_or_default();
+        let candidate = if is_atx_heading(rest) {
+            Some(Candidate::Atx)
+        } else if !previous_blank && is_setext_underline(rest) {
+            Some(Candidate::Setext)
+        } else {
+            None
+        };
+        if let Some(kind) = candidate {
+            self.try_heading(start, next, kind);
+        }
+    }
+
+    /// Parses the piece up to the end of the line at `start..next`, and
+    /// when that line completes a top-level heading, reads the piece.
+    fn try_heading(&mut self, start: usize, next: usize, kind: Candidate) {
+        let piece_len = next.saturating_sub(self.piece_start);
+        // Failed checks may cost at most twice the piece: linear overall.
+        if self.wasted > piece_len.saturating_mul(2) {
+            return;
+        }
+        let Some(events) = parse_piece(&self.text, self.piece_start..next) else {
+            return;
+        };
+        if ends_with_heading(&events, start, kind) {
+            self.feed(&events);
+            self.piece_start = next;
+            self.wasted = 0;
+        } else {
+            self.wasted = self.wasted.saturating_add(piece_len);
+        }
+    }
+
+    fn feed(&mut self, events: &[(Event<'_>, Range<usize>)]) {
+        for (event, range) in events {
+            self.outline.on_event(&self.text, event, range.clone());
+            self.tables.on_event(&self.text, event, range.clone());
+            self.lists.on_event(&self.text, event, range.clone());
+        }
+    }
+}
+
+/// What kind of heading a line may complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Candidate {
+    /// `## Title`.
+    Atx,
+    /// The `---` or `===` under a title line.
+    Setext,
+}
+
+/// The parser's events for `text[range]`, with ranges into all of `text`;
+/// owned, since `text` grows after the call.
+fn parse_piece(text: &str, range: Range<usize>) -> Option<Vec<(Event<'static>, Range<usize>)>> {
+    let offset = range.start;
+    let piece = text.get(range)?;
+    let parsed = parser_text(piece);
+    Some(
+        Parser::new_ext(&parsed, options())
+            .into_offset_iter()
+            .map(|(event, r)| (event.into_static(), r.start + offset..r.end + offset))
+            .collect(),
+    )
+}
+
+/// Whether the last top-level block of `events` is a heading completed by
+/// the line starting at `line_start`.
+fn ends_with_heading(
+    events: &[(Event<'_>, Range<usize>)],
+    line_start: usize,
+    kind: Candidate,
+) -> bool {
+    let mut depth = 0usize;
+    let mut last_top: Option<(bool, &Range<usize>)> = None;
+    for (event, range) in events {
+        match event {
+            Event::Start(tag) => {
+                if depth == 0 {
+                    last_top = Some((matches!(tag, Tag::Heading { .. }), range));
+                }
+                depth += 1;
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ if depth == 0 => last_top = Some((false, range)),
+            _ => {}
+        }
+    }
+    match last_top {
+        Some((true, range)) => match kind {
+            Candidate::Atx => range.start >= line_start,
+            Candidate::Setext => range.start < line_start && range.end > line_start,
+        },
+        _ => false,
+    }
+}
+
+/// `#` to `######` followed by a space, a tab or the end of the line (the
+/// line's indentation already removed).
+fn is_atx_heading(rest: &str) -> bool {
+    let hashes = rest.bytes().take_while(|&b| b == b'#').count();
+    (1..=6).contains(&hashes)
+        && rest
+            .as_bytes()
+            .get(hashes)
+            .is_none_or(|b| matches!(b, b' ' | b'\t'))
+}
+
+/// A run of `=` or of `-`, then only spaces or tabs.
+fn is_setext_underline(rest: &str) -> bool {
+    let trimmed = rest.trim_end_matches([' ', '\t']);
+    !trimmed.is_empty()
+        && (trimmed.bytes().all(|b| b == b'=') || trimmed.bytes().all(|b| b == b'-'))
+}
+
+/// A fence opening: up to three spaces, three or more backticks or tildes;
+/// a backtick fence's info string has no backtick.
+fn opens_fence(line: &str) -> Option<Fence> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = line.get(indent..)?;
+    let marker = *rest.as_bytes().first()?;
+    if marker != b'`' && marker != b'~' {
+        return None;
+    }
+    let len = rest.bytes().take_while(|&b| b == marker).count();
+    if len < 3 {
+        return None;
+    }
+    let info = rest.get(len..).unwrap_or_default();
+    if marker == b'`' && info.contains('`') {
+        return None;
+    }
+    Some(Fence { marker, len })
+}
+
+/// A fence closing `fence`: up to three spaces, at least as many of the
+/// same marker, then only spaces or tabs.
+fn closes_fence(line: &str, fence: Fence) -> bool {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return false;
+    }
+    let rest = line.get(indent..).unwrap_or_default();
+    let len = rest.bytes().take_while(|&b| b == fence.marker).count();
+    len >= fence.len
+        && rest
+            .get(len..)
+            .unwrap_or_default()
+            .trim_matches([' ', '\t'])
+            .is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read_markdown;
+
+    fn streamed(text: &str, chunk: usize) -> MarkdownParts {
+        let mut stream = MarkdownStream::new();
+        let mut at = 0;
+        while at < text.len() {
+            let mut end = (at + chunk).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            stream.push(text.get(at..end).unwrap_or_default());
+            at = end;
+        }
+        stream.finish().1
+    }
+
+    #[test]
+    fn every_split_gives_the_whole_parse() {
+        let samples = [
+            "## A\ntext\n\n## B\n- a\n- b\n\n### C\n| x | y |\n|---|---|\n| 1 | 2 |\n# D\n",
+            "Intro\n\nTitle\n-----\nbody\n\n===\n## After\n",
+            "```sh\n# not a heading\n```\n# Real\n    # indented\n",
+            "---\ntitle: x\n---\n# A\nbody\n",
+            "---\n# A\nbody\n",
+            "- item\n# H\n> # quoted\n<div>\n# in html\n</div>\n\n# Out\n",
+            "a\r\n# b\r\nc\r# d\rx",
+            "[x]\n# [x]\n\n[x]: /url\n",
+            "\u{feff}# Bom\ntext",
+            "# a | b\n--|--\n| 1 | 2 |\n",
+        ];
+        for text in samples {
+            let whole = read_markdown(text);
+            for chunk in 1..=text.len() {
+                assert_eq!(
+                    streamed(text, chunk),
+                    whole,
+                    "{text:?} in chunks of {chunk}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn headings_are_read_as_soon_as_their_line_is_complete() {
+        let mut stream = MarkdownStream::new();
+        stream.push("# A\nx\n## B");
+        assert_eq!(stream.headings().len(), 1);
+        stream.push("\n");
+        let titles: Vec<&str> = stream.headings().iter().map(|h| h.title.as_str()).collect();
+        assert_eq!(titles, ["A", "B"]);
+        assert_eq!(stream.headings()[1].heading, 6..11);
+        assert_eq!(stream.parsed_to(), 11);
+    }
+
+    #[test]
+    fn a_heading_inside_code_is_not_one() {
+        let mut stream = MarkdownStream::new();
+        stream.push("# A\n```\n# comment\n```\n");
+        assert_eq!(stream.headings().len(), 1);
+        assert_eq!(stream.settled_to(), stream.text().len());
+    }
+
+    #[test]
+    fn settled_holds_back_a_line_that_may_become_a_heading() {
+        let mut stream = MarkdownStream::new();
+        stream.push("# A\nsome text");
+        assert_eq!(stream.settled_to(), 13);
+        stream.push("\n## B");
+        assert_eq!(stream.settled_to(), 14);
+    }
+}

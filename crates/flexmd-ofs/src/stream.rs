@@ -1,0 +1,621 @@
+//! Checking and extracting an answer while the model is still writing it.
+//!
+//! [`StreamingExtractor`] reads the answer through a
+//! [`MarkdownStream`](flexmd_core::MarkdownStream), which parses each piece
+//! of text once, when the heading after it is complete. Sections are
+//! matched, bounded and checked by the same code as [`extract`](crate::extract)
+//! and [`validate`](crate::validate); [`StreamingExtractor::finish`] returns
+//! exactly what [`check`](crate::check) returns for the whole answer.
+
+use std::collections::HashMap;
+
+use flexmd_core::{
+    ExtractedResult, ExtractedSection, ListItem, MarkdownStream, MdNode, OutputFormatSpec,
+    ParsedList, ParsedTable, SectionKind, Span, StreamHeading, TopLevelList, normalize_title,
+};
+use serde::Serialize;
+
+use crate::check::{ExtractOptions, Issue, Report, check_parts, check_section, extracted_section};
+use crate::locate::{Bounds, Found, Head, from_headings, strip_numbering};
+
+/// What a [`StreamingExtractor`] reports as the answer arrives.
+///
+/// As JSON (one object per line in `flexmd extract --stream`) each event has
+/// an `"event"` field with the variant's name in snake case
+/// (`"section_started"`, …) and the variant's fields beside it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum StreamEvent {
+    /// A heading that names a spec section is complete.
+    SectionStarted {
+        /// The section's name in the spec.
+        name: String,
+        /// The heading's level, 1 to 6.
+        level: u8,
+    },
+    /// More of the section's raw Markdown, as it arrives. The text of a
+    /// line that may still turn out to be a heading is held back until it
+    /// is known; a setext heading (a title line underlined with `---` or
+    /// `===`) is only one once its underline arrives, so its title line may
+    /// already have been sent as part of the section before.
+    SectionDelta {
+        /// The section's name in the spec.
+        name: String,
+        /// The new text.
+        text: String,
+    },
+    /// A section is complete — a heading at its level or above, or another
+    /// spec section's heading, has started, or the answer has ended — and
+    /// `value` is what [`extract`](crate::extract) gives for it. If the
+    /// answer repeats the section's heading later, the section is completed
+    /// again with the value the repeat leads to (merged, or replaced by a
+    /// higher-level one): the last `SectionCompleted` of a name is final.
+    SectionCompleted {
+        /// The section's name in the spec.
+        name: String,
+        /// The extracted section.
+        value: ExtractedSection,
+    },
+    /// A top-level item of a list in a list section, complete with its
+    /// sub-items.
+    ListItem {
+        /// The section's name in the spec.
+        section: String,
+        /// Where the item's text lands in [`to_json`](crate::to_json)'s
+        /// object, as a JSON Pointer (`/Risks/0`).
+        path: String,
+        /// The item.
+        item: ListItem,
+    },
+    /// A body row of one of the answer's tables.
+    TableRow {
+        /// The table's position among the answer's tables
+        /// ([`ExtractedResult::tables`]).
+        table: usize,
+        /// The row's position in the table's body.
+        index: usize,
+        /// The header cells, sent with the first row of each table.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        columns: Option<Vec<String>>,
+        /// The row's cells.
+        row: Vec<String>,
+    },
+    /// Something that breaks the spec, reported once the section it
+    /// concerns is complete (a missing section or table: at the end). A
+    /// later repeat of the section's heading can still mend it; the final
+    /// [`Report`] decides.
+    Violation(Issue),
+}
+
+/// The end of a stream: the events only the whole answer decides, and the
+/// same report and extracted result as [`check`](crate::check).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamFinish {
+    /// The last events: the rest of the open section, sections completed at
+    /// the end or whose value the end changed, and violations not yet sent.
+    pub events: Vec<StreamEvent>,
+    /// The answer checked against the spec.
+    pub report: Report,
+    /// The answer extracted along the spec.
+    pub extracted: ExtractedResult,
+}
+
+/// A heading the extractor has read.
+struct Seen {
+    level: u8,
+    key: String,
+    heading: Span,
+    /// The spec section it names, and how.
+    section: Option<(usize, Found)>,
+}
+
+/// Line starts of the text so far, for the line and column of issues.
+#[derive(Default)]
+struct Lines {
+    starts: Vec<usize>,
+    /// Bytes looked at so far.
+    scanned: usize,
+}
+
+impl Lines {
+    fn update(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        while let Some(&b) = bytes.get(self.scanned) {
+            let next = bytes.get(self.scanned + 1);
+            if b == b'\r' && next.is_none() {
+                // A `\n` may follow in the next chunk.
+                break;
+            }
+            self.scanned += 1;
+            if b == b'\n' || (b == b'\r' && next != Some(&b'\n')) {
+                self.starts.push(self.scanned);
+            }
+        }
+    }
+
+    /// As [`flexmd_core::LineIndex::line_col`].
+    fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
+        let bytes = text.as_bytes().get(start..offset).unwrap_or_default();
+        let chars = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        (line, chars + 1)
+    }
+}
+
+/// Validates and extracts an answer while it is being written.
+///
+/// Feed the model's text with [`push`](Self::push) as it streams; each call
+/// returns what the new text settled. [`finish`](Self::finish) gives the
+/// last events and exactly the [`Report`] and [`ExtractedResult`] that
+/// [`check`](crate::check) gives for the whole answer. The answer is read in
+/// one linear pass: a push costs time in proportion to its text, plus one
+/// parse of each piece of the answer it completes.
+///
+/// ```
+/// use flexmd_ofs::{StreamEvent, StreamingExtractor, parse_spec};
+///
+/// let spec = parse_spec("- Short answer — prose\n- Risks — list\n").value;
+/// let mut stream = StreamingExtractor::new(&spec);
+/// let mut events = stream.push("## Short answer\nShip ");
+/// events.extend(stream.push("it.\n\n## Risks\n"));
+/// let names: Vec<String> = events
+///     .iter()
+///     .filter_map(|e| match e {
+///         StreamEvent::SectionCompleted { name, value } => Some(format!("{name}: {}", value.md.trim())),
+///         _ => None,
+///     })
+///     .collect();
+/// assert_eq!(names, ["Short answer: Ship it."]);
+///
+/// // A list section whose first content is prose is already off-contract.
+/// stream.push("Nothing to worry about.\n");
+/// let end = stream.finish();
+/// assert_eq!(end.report.errors[0].id(), "section_not_bullets:Risks");
+/// assert!(end.events.iter().any(|e| matches!(e, StreamEvent::Violation(v) if v.code == "section_not_bullets")));
+/// ```
+pub struct StreamingExtractor {
+    spec: OutputFormatSpec,
+    options: ExtractOptions,
+    stream: MarkdownStream,
+    lines: Lines,
+    /// Spec section by normalised name.
+    keys: HashMap<String, usize>,
+    seen: Vec<Seen>,
+    /// Per heading, where its subtree ends (`usize::MAX` while open).
+    ends: Vec<usize>,
+    /// Indices of headings whose subtrees are open, outermost first.
+    open: Vec<usize>,
+    /// Heading starts of every heading that names a spec section.
+    section_starts: Vec<usize>,
+    /// The heading whose section is open, and where its unsent text starts.
+    current: Option<(usize, usize)>,
+    lists_done: usize,
+    tables_done: usize,
+    /// Per spec section: its last completed value, and items sent.
+    completed: Vec<Option<ExtractedSection>>,
+    items_sent: Vec<usize>,
+    violations_sent: Vec<Issue>,
+}
+
+impl StreamingExtractor {
+    /// A stream checked against `spec`, with the default options.
+    pub fn new(spec: &OutputFormatSpec) -> Self {
+        Self::with_options(spec, &ExtractOptions::default())
+    }
+
+    /// A stream checked against `spec`, extracted with `options`.
+    pub fn with_options(spec: &OutputFormatSpec, options: &ExtractOptions) -> Self {
+        let keys = spec
+            .sections
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, s)| (normalize_title(&s.name), i))
+            .collect();
+        let n = spec.sections.len();
+        Self {
+            spec: spec.clone(),
+            options: options.clone(),
+            stream: MarkdownStream::new(),
+            lines: Lines::default(),
+            keys,
+            seen: Vec::new(),
+            ends: Vec::new(),
+            open: Vec::new(),
+            section_starts: Vec::new(),
+            current: None,
+            lists_done: 0,
+            tables_done: 0,
+            completed: vec![None; n],
+            items_sent: vec![0; n],
+            violations_sent: Vec::new(),
+        }
+    }
+
+    /// Everything pushed so far.
+    pub fn text(&self) -> &str {
+        self.stream.text()
+    }
+
+    /// Reads `chunk`, the next piece of the answer, and returns the events
+    /// it settled, in the order of the text.
+    pub fn push(&mut self, chunk: &str) -> Vec<StreamEvent> {
+        self.stream.push(chunk);
+        let mut events = Vec::new();
+        let stream = std::mem::take(&mut self.stream);
+        self.lines.update(stream.text());
+        self.advance(
+            stream.text(),
+            stream.headings(),
+            stream.lists(),
+            stream.tables(),
+            &mut events,
+        );
+        self.send_delta(stream.text(), stream.settled_to(), &mut events);
+        self.stream = stream;
+        events
+    }
+
+    /// Ends the stream: the last events, and the report and extracted
+    /// result of the whole answer.
+    pub fn finish(mut self) -> StreamFinish {
+        let stream = std::mem::take(&mut self.stream);
+        let (text, parts) = stream.finish();
+        self.lines.update(&text);
+        let mut events = Vec::new();
+        let headings = flat_headings(&parts.outline.nodes);
+        self.advance(&text, &headings, &parts.lists, &parts.tables, &mut events);
+        self.send_delta(&text, text.len(), &mut events);
+        let (report, extracted) = check_parts(&text, parts, &self.spec, &self.options);
+        for section in &self.spec.sections {
+            let Some(value) = extracted.sections_by_name.get(&section.name) else {
+                continue;
+            };
+            let i = self.index_of(&section.name);
+            // Items only the end placed (a section found by its label).
+            if let (Some(i), Some(list)) = (i, &value.list) {
+                let sent = self.items_sent.get(i).copied().unwrap_or(0);
+                for (n, item) in list.items.iter().enumerate().skip(sent) {
+                    events.push(StreamEvent::ListItem {
+                        section: section.name.clone(),
+                        path: format!("/{}/{n}", pointer_token(&section.name)),
+                        item: item.clone(),
+                    });
+                }
+            }
+            let last = i
+                .and_then(|i| self.completed.get(i))
+                .and_then(Option::as_ref);
+            if last != Some(value) {
+                events.push(StreamEvent::SectionCompleted {
+                    name: section.name.clone(),
+                    value: value.clone(),
+                });
+            }
+        }
+        for issue in &report.errors {
+            if !self.violations_sent.contains(issue) {
+                events.push(StreamEvent::Violation(issue.clone()));
+            }
+        }
+        StreamFinish {
+            events,
+            report,
+            extracted,
+        }
+    }
+
+    fn index_of(&self, name: &str) -> Option<usize> {
+        self.spec.sections.iter().position(|s| s.name == name)
+    }
+
+    /// Takes in the headings, lists and tables read since the last call,
+    /// in the order of the text.
+    fn advance(
+        &mut self,
+        text: &str,
+        headings: &[StreamHeading],
+        lists: &[TopLevelList],
+        tables: &[ParsedTable],
+        events: &mut Vec<StreamEvent>,
+    ) {
+        loop {
+            let heading = headings.get(self.seen.len());
+            let list = lists.get(self.lists_done);
+            let table = tables.get(self.tables_done);
+            let heading_at = heading.map_or(usize::MAX, |h| h.heading.start);
+            let list_at = list.map_or(usize::MAX, |l| l.span.start);
+            let table_at = table
+                .map(|t| t.span.as_ref().map_or(0, |s| s.start))
+                .unwrap_or(usize::MAX);
+            let first = heading_at.min(list_at).min(table_at);
+            if first == usize::MAX {
+                break;
+            }
+            if let (Some(h), true) = (heading, heading_at == first) {
+                self.on_heading(text, tables, lists, h, events);
+            } else if let (Some(l), true) = (list, list_at == first) {
+                self.lists_done += 1;
+                self.on_list(l, events);
+            } else if let Some(t) = table {
+                let index = self.tables_done;
+                self.tables_done += 1;
+                for (i, row) in t.rows.iter().enumerate() {
+                    events.push(StreamEvent::TableRow {
+                        table: index,
+                        index: i,
+                        columns: (i == 0).then(|| t.columns.clone()),
+                        row: row.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    fn on_heading(
+        &mut self,
+        text: &str,
+        tables: &[ParsedTable],
+        lists: &[TopLevelList],
+        h: &StreamHeading,
+        events: &mut Vec<StreamEvent>,
+    ) {
+        let index = self.seen.len();
+        let title = normalize_title(&h.title);
+        let stripped = strip_numbering(&title);
+        let section = match self.keys.get(&title) {
+            Some(&i) => Some((i, Found::Heading)),
+            None if stripped != title => self
+                .keys
+                .get(stripped)
+                .map(|&i| (i, Found::NumberedHeading)),
+            None => None,
+        };
+        // Subtrees at this level or below end here.
+        while let Some(&top) = self.open.last() {
+            if self.seen.get(top).is_some_and(|s| s.level >= h.level) {
+                if let Some(end) = self.ends.get_mut(top) {
+                    *end = h.heading.start;
+                }
+                self.open.pop();
+            } else {
+                break;
+            }
+        }
+        // A numbered heading is a section boundary for its name too.
+        let names_section =
+            section.is_some() || (stripped != title && self.keys.contains_key(stripped));
+        if names_section {
+            self.section_starts.push(h.heading.start);
+        }
+        self.seen.push(Seen {
+            level: h.level,
+            key: h.key.clone(),
+            heading: h.heading.clone(),
+            section,
+        });
+        self.ends.push(usize::MAX);
+        self.open.push(index);
+        if let Some((open, _)) = self.current {
+            let closed = names_section || self.ends.get(open).is_some_and(|&e| e != usize::MAX);
+            if closed {
+                self.send_delta(text, h.heading.start, events);
+                self.current = None;
+                self.complete(text, tables, lists, open, events);
+            }
+        }
+        if let Some((i, _)) = section {
+            if let Some(spec_section) = self.spec.sections.get(i) {
+                events.push(StreamEvent::SectionStarted {
+                    name: spec_section.name.clone(),
+                    level: h.level,
+                });
+            }
+            self.current = Some((index, h.heading.end));
+        }
+    }
+
+    /// Items of a list in the open section, when its kind is a list.
+    fn on_list(&mut self, list: &TopLevelList, events: &mut Vec<StreamEvent>) {
+        let Some((open, _)) = self.current else {
+            return;
+        };
+        let Some((i, _)) = self.seen.get(open).and_then(|s| s.section) else {
+            return;
+        };
+        let Some(section) = self.spec.sections.get(i) else {
+            return;
+        };
+        let wants_items = section.kind != SectionKind::Prose || self.options.lists_in_prose;
+        if !wants_items {
+            return;
+        }
+        let Some(sent) = self.items_sent.get_mut(i) else {
+            return;
+        };
+        for item in &list.list.items {
+            events.push(StreamEvent::ListItem {
+                section: section.name.clone(),
+                path: format!("/{}/{}", pointer_token(&section.name), *sent),
+                item: item.clone(),
+            });
+            *sent += 1;
+        }
+    }
+
+    /// Sends the open section's text up to `end`.
+    fn send_delta(&mut self, text: &str, end: usize, events: &mut Vec<StreamEvent>) {
+        let Some((open, from)) = self.current else {
+            return;
+        };
+        if end <= from {
+            return;
+        }
+        let Some(name) = self
+            .seen
+            .get(open)
+            .and_then(|s| s.section)
+            .and_then(|(i, _)| self.spec.sections.get(i))
+            .map(|s| s.name.clone())
+        else {
+            return;
+        };
+        if let Some(piece) = text.get(from..end) {
+            events.push(StreamEvent::SectionDelta {
+                name,
+                text: piece.to_owned(),
+            });
+            self.current = Some((open, end));
+        }
+    }
+
+    /// The section of heading `open` is complete: its value and violations,
+    /// as the text so far decides them.
+    fn complete(
+        &mut self,
+        text: &str,
+        tables: &[ParsedTable],
+        lists: &[TopLevelList],
+        open: usize,
+        events: &mut Vec<StreamEvent>,
+    ) {
+        let Some((i, _)) = self.seen.get(open).and_then(|s| s.section) else {
+            return;
+        };
+        let Some(section) = self.spec.sections.get(i) else {
+            return;
+        };
+        let (exact, numbered): (Vec<usize>, Vec<usize>) = {
+            let mut exact = Vec::new();
+            let mut numbered = Vec::new();
+            for (j, seen) in self.seen.iter().enumerate() {
+                match seen.section {
+                    Some((k, Found::Heading)) if k == i => exact.push(j),
+                    Some((k, _)) if k == i => numbered.push(j),
+                    _ => {}
+                }
+            }
+            (exact, numbered)
+        };
+        let (candidates, found) = if exact.is_empty() {
+            (numbered, Found::NumberedHeading)
+        } else {
+            (exact, Found::Heading)
+        };
+        let heads: Vec<Head<'_>> = self
+            .seen
+            .iter()
+            .map(|s| Head {
+                level: s.level,
+                key: &s.key,
+                source: Some((s.heading.clone(), s.heading.end)),
+            })
+            .collect();
+        let bounds = Bounds {
+            subtree_ends: &self.ends,
+            section_starts: &self.section_starts,
+        };
+        let Some(located) = from_headings(text, &heads, &bounds, &candidates, found) else {
+            return;
+        };
+        let lines = &self.lines;
+        let issue = |code: &str, section: Option<&str>, message: String, span: Span| {
+            let (line, column) = lines.line_col(text, span.start);
+            Issue {
+                code: code.to_owned(),
+                section: section.map(str::to_owned),
+                message,
+                span,
+                line,
+                column,
+            }
+        };
+        let spans = located.content_spans.clone();
+        let checked = check_section(
+            text,
+            &self.spec,
+            &section.name,
+            section.kind,
+            &located,
+            tables,
+            || merged_lists(lists, &spans),
+            &issue,
+        );
+        let value = extracted_section(
+            section.kind,
+            located,
+            checked.list,
+            checked.is_none,
+            &self.options,
+        );
+        let changed = self
+            .completed
+            .get(i)
+            .is_none_or(|last| last.as_ref() != Some(&value));
+        if changed {
+            events.push(StreamEvent::SectionCompleted {
+                name: section.name.clone(),
+                value: value.clone(),
+            });
+            if let Some(slot) = self.completed.get_mut(i) {
+                *slot = Some(value);
+            }
+        }
+        for error in checked.errors {
+            if !self.violations_sent.contains(&error) {
+                self.violations_sent.push(error.clone());
+                events.push(StreamEvent::Violation(error));
+            }
+        }
+    }
+}
+
+/// The lists within `spans`, merged in order (as the whole-answer check
+/// merges a section's lists).
+fn merged_lists(lists: &[TopLevelList], spans: &[Span]) -> Option<ParsedList> {
+    let mut merged: Option<ParsedList> = None;
+    for span in spans {
+        let first = lists.partition_point(|l| l.span.start < span.start);
+        let inside = lists
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|l| l.span.end <= span.end);
+        for top in inside {
+            match merged.as_mut() {
+                None => merged = Some(top.list.clone()),
+                Some(all) => all.items.extend(top.list.items.iter().cloned()),
+            }
+        }
+    }
+    merged
+}
+
+/// The outline's nodes in document order, as a stream reads them.
+fn flat_headings(nodes: &[MdNode]) -> Vec<StreamHeading> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&MdNode> = nodes.iter().rev().collect();
+    while let Some(node) = stack.pop() {
+        if let Some(source) = &node.source {
+            out.push(StreamHeading {
+                level: node.level,
+                title: node.title.clone(),
+                key: node.key.clone(),
+                heading: source.heading.clone(),
+            });
+        }
+        stack.extend(node.children.iter().rev());
+    }
+    out
+}
+
+/// A JSON Pointer reference token: `~` → `~0`, `/` → `~1`.
+fn pointer_token(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
