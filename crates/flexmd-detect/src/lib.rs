@@ -12,6 +12,9 @@
 //!   colons and brackets, Python and JavaScript forms, comments, ellipses,
 //!   concatenation, escaped answers, truncated output: 34 [`RepairKind`]s),
 //!   reporting each [`Repair`] with its offset.
+//! - [`StreamingJson`] reads the same JSON while a model is still writing
+//!   it: a partial value that only grows, a state per path, and JSON Patch
+//!   operations per chunk; its end is exactly [`find_json`]'s answer.
 //!
 //! Fences are found by the Markdown parser, not by regular expressions: ```
 //! and `~~~`, longer fences holding shorter ones, indented and nested fences,
@@ -41,6 +44,7 @@ mod locate;
 mod objects;
 mod repair;
 mod repair_kind;
+mod stream;
 
 pub use json::{
     FoundJson, JsonError, JsonMethod, JsonSource, Leniency, NotJson, ParsedJson, Pick,
@@ -49,6 +53,7 @@ pub use json::{
 pub use locate::locate_pointer;
 pub use objects::{DetectedKind, DetectedObject, ParseAnyResult, detect_objects, parse_any};
 pub use repair::{Repair, RepairKind};
+pub use stream::{Cursor, JsonPatchOp, JsonStreamEnd, JsonUpdate, PathState, StreamingJson};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]
