@@ -1505,7 +1505,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__extract)
-            opts="-h --spec --as-json --lists-in-prose --strict --config --json --compact --color --help"
+            opts="-h --spec --as-json --lists-in-prose --strict --stream --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2369,7 +2369,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__json)
-            opts="-h --all --repairs --schema --preset --config --json --compact --color --help"
+            opts="-h --all --repairs --schema --preset --stream --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -56,6 +56,16 @@ fn output_schemas() -> Vec<(&'static str, &'static str, schemars::Schema)> {
             schema::<flexmd_core::ExtractedResult>("ExtractedResult"),
         ),
         (
+            "stream-event",
+            "flexmd extract --stream (each line before `finished`)",
+            schema::<flexmd_ofs::StreamEvent>("StreamEvent"),
+        ),
+        (
+            "json-update",
+            "flexmd json --stream (each `update` line)",
+            schema::<flexmd_detect::JsonUpdate>("JsonUpdate"),
+        ),
+        (
             "validation-report",
             "flexmd validate --json",
             schema::<flexmd_ofs::Report>("Report"),

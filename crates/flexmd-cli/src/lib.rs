@@ -18,6 +18,7 @@ mod ofs;
 mod output;
 mod schema;
 mod snippet;
+mod stream;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -94,6 +95,13 @@ enum Command {
         /// Count warnings (leniencies used to read the answer) as errors.
         #[arg(long)]
         strict: bool,
+        /// Read the answer as it arrives (one answer: a file, or standard
+        /// input as a model writes it) and print each event as one line
+        /// of JSON: `section_started`, `section_delta`, `section_completed`,
+        /// `list_item`, `table_row`, `violation`, then `finished` with the
+        /// report and the result.
+        #[arg(long)]
+        stream: bool,
     },
     /// Find structured objects (flexmd fences, FlexDocument JSON, raw FlexMD,
     /// Markdown snippets) in any text: DetectedObject[] JSON; exit 1 when none.
@@ -128,6 +136,13 @@ enum Command {
         /// coercions, defaults) or `salvage` (also drop what still violates).
         #[arg(long, value_enum, default_value_t = PresetArg::Standard, requires = "schema")]
         preset: PresetArg,
+        /// Read the text as it arrives (one text: a file, or standard input
+        /// as a model writes it) and print, as one line of JSON each, an
+        /// `update` for every piece that changes the partial value (JSON
+        /// Patch operations, the paths completed, where the reading is),
+        /// then `finished` with the value.
+        #[arg(long, conflicts_with_all = ["all", "schema"])]
+        stream: bool,
     },
     /// JSON Schemas for agent output: list, show, validate (with coercion,
     /// defaults, hints), create one from an example.
@@ -260,6 +275,21 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
             as_json,
             lists_in_prose,
             strict,
+            stream: true,
+        } => stream::extract(
+            &ofs::read_spec(&spec)?,
+            &responses,
+            &flexmd_ofs::ExtractOptions { lists_in_prose },
+            as_json,
+            strict,
+        ),
+        Command::Extract {
+            spec,
+            responses,
+            as_json,
+            lists_in_prose,
+            strict,
+            stream: false,
         } => ofs::extract(
             &spec,
             &responses,
@@ -271,6 +301,12 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
         ),
         Command::Detect { file } => detect::detect(file.as_deref()),
         Command::ParseAny { file } => detect::parse_any_command(file.as_deref()),
+        Command::Json {
+            files,
+            repairs,
+            stream: true,
+            ..
+        } => stream::json(&files, repairs),
         Command::Json {
             files,
             repairs,

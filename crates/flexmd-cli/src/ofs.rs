@@ -124,7 +124,7 @@ pub(crate) fn validate(
 
 /// The report's issues on stderr, top to bottom as the answer reads, and a
 /// summary line.
-fn report_issues(input: &Input, report: &flexmd_ofs::Report) {
+pub(crate) fn report_issues(input: &Input, report: &flexmd_ofs::Report) {
     let mut diagnostics: Vec<flexmd_core::Diagnostic> = report
         .errors
         .iter()

@@ -1310,6 +1310,9 @@ mod artifact {
 #[path = "cli/hostile.rs"]
 mod hostile;
 
+#[path = "cli/stream.rs"]
+mod stream;
+
 mod regression {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
@@ -2435,6 +2438,26 @@ mod published_schemas {
         );
     }
 
+    /// Runs `args` and checks each line of its stdout but the last
+    /// (`finished`) against the schema `name`.
+    fn check_lines(name: &str, args: &[&str]) {
+        let out = flexmd().args(args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() > 1, "{args:?}: {text}");
+        for line in &lines[..lines.len() - 1] {
+            let value: Value = serde_json::from_str(line).unwrap();
+            let outcome = flexmd_schema::Registry::new()
+                .validate_schema(&schema(name), &value)
+                .unwrap();
+            assert!(
+                outcome.valid,
+                "{args:?}: {line} is not a {name}: {:#?}",
+                outcome.errors
+            );
+        }
+    }
+
     fn examples(dir: &str) -> Vec<String> {
         let mut files: Vec<String> = std::fs::read_dir(example(dir))
             .unwrap()
@@ -2473,6 +2496,10 @@ mod published_schemas {
         }
         for response in examples("responses") {
             check("extracted-result", &["extract", "--spec", &spec, &response]);
+            check_lines(
+                "stream-event",
+                &["extract", "--stream", "--spec", &spec, &response],
+            );
             check(
                 "validation-report",
                 &["validate", "--json", "--spec", &spec, &response],
@@ -2490,6 +2517,7 @@ mod published_schemas {
             "agent/review_answer.md",
         ] {
             check("found-json", &["json", "--repairs", &example(file)]);
+            check_lines("json-update", &["json", "--stream", &example(file)]);
         }
         for file in ["agent/messy_review.md", "agent/review_answer.md"] {
             check(

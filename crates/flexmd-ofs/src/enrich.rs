@@ -61,3 +61,53 @@ pub fn prompt(spec: &OutputFormatSpec) -> String {
         format!("{block}\n{rules}")
     }
 }
+
+/// A prompt that asks the model to write one section again: what was
+/// wrong (`issue`, from [`validate`](crate::validate) or a
+/// [`StreamingExtractor`](crate::StreamingExtractor) violation), and the
+/// form the section must take. `None` when the issue concerns no section of
+/// `spec` (a missing table).
+///
+/// With a stream, stop the model at the first violation and send this:
+/// only that section is written again.
+///
+/// ```
+/// let spec = flexmd_ofs::parse_spec("- Risks — list, the main ones\n").value;
+/// let report = flexmd_ofs::validate("## Risks\nNothing much.\n", &spec);
+/// let prompt = flexmd_ofs::section_correction(&spec, &report.errors[0]).unwrap();
+/// assert_eq!(
+///     prompt,
+///     "The section `Risks` of your answer does not follow the format: \
+///      `Risks` must be `-` bullet items or `None`.\n\
+///      Write only that section again, starting with its heading:\n\n## Risks\n\n\
+///      It holds `-` bullet items (nested allowed), or `None` if it is empty \
+///      (the main ones).\n"
+/// );
+/// ```
+pub fn section_correction(spec: &OutputFormatSpec, issue: &crate::Issue) -> Option<String> {
+    let name = issue.section.as_deref()?;
+    let section = spec.sections.iter().find(|s| s.name == name)?;
+    let form = match section.kind {
+        SectionKind::Prose => "It holds prose".to_owned(),
+        SectionKind::List => "It holds `-` bullet items (nested allowed)".to_owned(),
+        SectionKind::OrderedList => {
+            "It holds numbered items `1.`, `2.`, … (nested allowed)".to_owned()
+        }
+    };
+    let empty = spec
+        .empty_section_value
+        .as_deref()
+        .map(|value| format!(", or `{value}` if it is empty"))
+        .unwrap_or_default();
+    let hint = section
+        .hint
+        .as_deref()
+        .map(|hint| format!(" ({hint})"))
+        .unwrap_or_default();
+    Some(format!(
+        "The section `{name}` of your answer does not follow the format: {}\n\
+         Write only that section again, starting with its heading:\n\n\
+         ## {name}\n\n{form}{empty}{hint}.\n",
+        issue.message.trim_end_matches('.').to_owned() + "."
+    ))
+}

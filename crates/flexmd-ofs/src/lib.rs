@@ -46,7 +46,7 @@ mod spec;
 mod stream;
 
 pub use check::{ExtractOptions, Issue, Report, check, extract, validate};
-pub use enrich::{enrich_instructions, prompt};
+pub use enrich::{enrich_instructions, prompt, section_correction};
 pub use error::SpecError;
 pub use flexmd_core::{
     ExtractedResult, ExtractedSection, ListItem, MdNode, MdOutline, OfsSection, OfsTable,

@@ -99,6 +99,8 @@ pub struct StreamFinish {
     pub report: Report,
     /// The answer extracted along the spec.
     pub extracted: ExtractedResult,
+    /// The whole answer.
+    pub text: String,
 }
 
 /// A heading the extractor has read.
@@ -243,6 +245,18 @@ impl StreamingExtractor {
         self.stream.text()
     }
 
+    /// The spec the answer is checked against.
+    pub fn spec(&self) -> &OutputFormatSpec {
+        &self.spec
+    }
+
+    /// A prompt asking the model to write `issue`'s section again (see
+    /// [`section_correction`](crate::section_correction)): stop the model
+    /// at a [`StreamEvent::Violation`] and send this.
+    pub fn correction(&self, issue: &Issue) -> Option<String> {
+        crate::section_correction(&self.spec, issue)
+    }
+
     /// Reads `chunk`, the next piece of the answer, and returns the events
     /// it settled, in the order of the text.
     pub fn push(&mut self, chunk: &str) -> Vec<StreamEvent> {
@@ -308,6 +322,7 @@ impl StreamingExtractor {
             events,
             report,
             extracted,
+            text,
         }
     }
 
