@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{Event, Parser, Tag};
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
 use crate::list::{ListReader, TopLevelList};
 use crate::markdown::{options, parser_text};
@@ -98,10 +98,16 @@ pub struct MarkdownStream {
     previous_blank: bool,
     /// Bytes parsed in checks that found no heading, since the last one that did.
     wasted: usize,
+    /// The first line since the last heading found that may open a heading
+    /// but was not checked (budget spent).
+    unchecked: Option<usize>,
     /// A link reference definition (`[a]: /url`) may be used anywhere in
     /// the text, before it too: once a line looks like one, nothing more is
     /// read until [`MarkdownStream::finish`], which parses the whole text.
     saw_link_definition: bool,
+    /// The end of the line where a link reference definition was first
+    /// seen: headings after it are not known before the end.
+    settled_cap: usize,
     outline: OutlineReader,
     tables: TableReader,
     lists: ListReader,
@@ -125,7 +131,9 @@ impl MarkdownStream {
             fence: None,
             previous_blank: true,
             wasted: 0,
+            unchecked: None,
             saw_link_definition: false,
+            settled_cap: usize::MAX,
             outline: OutlineReader::recording(),
             tables: TableReader::default(),
             lists: ListReader::default(),
@@ -170,9 +178,17 @@ impl MarkdownStream {
 
     /// Where the text stops being known not to open a heading: the start of
     /// an unfinished last line that could still become one (`#…`, `===`,
-    /// `---`), else the end of the text. A consumer showing text as it
-    /// arrives can show everything before this offset.
+    /// `---`), else the end of the text; after a line that looks like a link
+    /// reference definition, the end of that line (headings after it are
+    /// only read at the end). A consumer showing text as it arrives can show
+    /// everything before this offset.
     pub fn settled_to(&self) -> usize {
+        self.settled_unbounded()
+            .min(self.settled_cap)
+            .min(self.unchecked.unwrap_or(usize::MAX))
+    }
+
+    fn settled_unbounded(&self) -> usize {
         if self.front != FrontMatter::Done {
             return self.body_start.max(self.scanned).min(self.piece_start);
         }
@@ -272,13 +288,18 @@ impl MarkdownStream {
             return;
         }
         if let Some(fence) = opens_fence(content) {
-            self.fence = Some(fence);
+            // Only a fence at the top level hides headings: not one inside
+            // a list item, a quote or an HTML block. The parser tells.
+            if let Checked::Yes(_) = self.check(start, next, Candidate::Fence) {
+                self.fence = Some(fence);
+            }
             return;
         }
         // Anywhere (a quote or a list item may hold one): from here on,
         // everything waits for the one parse at the end.
-        if content.contains("]:") {
+        if content.contains("]:") && !self.saw_link_definition {
             self.saw_link_definition = true;
+            self.settled_cap = next;
         }
         let indent = content.len() - content.trim_start_matches(' ').len();
         if indent > 3 || self.saw_link_definition {
@@ -300,20 +321,36 @@ impl MarkdownStream {
     /// Parses the piece up to the end of the line at `start..next`, and
     /// when that line completes a top-level heading, reads the piece.
     fn try_heading(&mut self, start: usize, next: usize, kind: Candidate) {
-        let piece_len = next.saturating_sub(self.piece_start);
-        // Failed checks may cost at most twice the piece: linear overall.
-        if self.wasted > piece_len.saturating_mul(2) {
-            return;
-        }
-        let Some(events) = parse_piece(&self.text, self.piece_start..next) else {
-            return;
-        };
-        if ends_with_heading(&events, start, kind) {
+        if let Checked::Yes(events) = self.check(start, next, kind) {
             self.feed(&events);
             self.piece_start = next;
             self.wasted = 0;
+            self.unchecked = None;
+        }
+    }
+
+    /// The parser's word on whether the line at `start..next` completes or
+    /// opens what `kind` says, at the top level.
+    fn check(&mut self, start: usize, next: usize, kind: Candidate) -> Checked {
+        let piece_len = next.saturating_sub(self.piece_start);
+        // Failed checks may cost at most twice the piece: linear overall.
+        // A line not checked may still be a heading: nothing after it is
+        // settled until a later heading is found (or the end).
+        if self.wasted > piece_len.saturating_mul(2) {
+            self.unchecked.get_or_insert(start);
+            return Checked::Skipped;
+        }
+        let Some(events) = parse_piece(&self.text, self.piece_start..next) else {
+            return Checked::No;
+        };
+        if ends_with(&events, start, kind) {
+            if kind == Candidate::Fence {
+                self.wasted = self.wasted.saturating_add(piece_len);
+            }
+            Checked::Yes(events)
         } else {
             self.wasted = self.wasted.saturating_add(piece_len);
+            Checked::No
         }
     }
 
@@ -326,13 +363,29 @@ impl MarkdownStream {
     }
 }
 
-/// What kind of heading a line may complete.
+/// What a line may complete or open at the top level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Candidate {
     /// `## Title`.
     Atx,
     /// The `---` or `===` under a title line.
     Setext,
+    /// A fenced code block's opening line.
+    Fence,
+}
+
+/// A piece's parse, owned.
+type Events = Vec<(Event<'static>, Range<usize>)>;
+
+/// What the parser said of a candidate line.
+#[derive(Debug, PartialEq)]
+enum Checked {
+    /// It is one (with the piece's events).
+    Yes(Events),
+    /// It is not.
+    No,
+    /// Not checked: the budget of failed checks is spent.
+    Skipped,
 }
 
 /// The parser's events for `text[range]`, with ranges into all of `text`;
@@ -349,33 +402,34 @@ fn parse_piece(text: &str, range: Range<usize>) -> Option<Vec<(Event<'static>, R
     )
 }
 
-/// Whether the last top-level block of `events` is a heading completed by
-/// the line starting at `line_start`.
-fn ends_with_heading(
-    events: &[(Event<'_>, Range<usize>)],
-    line_start: usize,
-    kind: Candidate,
-) -> bool {
+/// Whether the last top-level block of `events` is what `kind` says,
+/// completed (a heading) or opened (a fence) by the line starting at
+/// `line_start`.
+fn ends_with(events: &[(Event<'_>, Range<usize>)], line_start: usize, kind: Candidate) -> bool {
     let mut depth = 0usize;
-    let mut last_top: Option<(bool, &Range<usize>)> = None;
+    let mut last_top: Option<(&Tag<'_>, &Range<usize>)> = None;
     for (event, range) in events {
         match event {
             Event::Start(tag) => {
                 if depth == 0 {
-                    last_top = Some((matches!(tag, Tag::Heading { .. }), range));
+                    last_top = Some((tag, range));
                 }
                 depth += 1;
             }
             Event::End(_) => depth = depth.saturating_sub(1),
-            _ if depth == 0 => last_top = Some((false, range)),
+            _ if depth == 0 => last_top = None,
             _ => {}
         }
     }
-    match last_top {
-        Some((true, range)) => match kind {
-            Candidate::Atx => range.start >= line_start,
-            Candidate::Setext => range.start < line_start && range.end > line_start,
-        },
+    let Some((tag, range)) = last_top else {
+        return false;
+    };
+    match (kind, tag) {
+        (Candidate::Atx, Tag::Heading { .. }) => range.start >= line_start,
+        (Candidate::Setext, Tag::Heading { .. }) => {
+            range.start < line_start && range.end > line_start
+        }
+        (Candidate::Fence, Tag::CodeBlock(CodeBlockKind::Fenced(_))) => range.start >= line_start,
         _ => false,
     }
 }

@@ -203,6 +203,44 @@ pub struct StreamingExtractor {
     completed: Vec<Option<ExtractedSection>>,
     items_sent: Vec<usize>,
     violations_sent: Vec<Issue>,
+    /// Items of the open piece sent before the piece is parsed.
+    early: EarlyItems,
+}
+
+/// The top-level items of a list in the open piece of text (the part not
+/// parsed yet), each sent once the next item's marker shows it complete.
+#[derive(Debug, Default)]
+struct EarlyItems {
+    /// Where the piece starts ([`MarkdownStream::parsed_to`]).
+    piece: usize,
+    /// The next line to look at.
+    scanned: usize,
+    /// Where the current top-level item starts.
+    item: Option<usize>,
+    /// The column its content starts at: lines indented this far belong
+    /// to it.
+    content_column: usize,
+    /// Whether the previous line was blank (or the piece just started).
+    previous_blank: bool,
+    /// The marker of the open list's items (`-`, `*`, `+`, `.` or `)`).
+    list: Option<u8>,
+    /// A line that may change how the piece parses (HTML, a link
+    /// definition, a fence): no more items are sent early in this piece.
+    stopped: bool,
+    /// Items sent early in this piece, which its parse must not send again.
+    sent: usize,
+}
+
+impl EarlyItems {
+    fn at(piece: usize) -> Self {
+        Self {
+            piece,
+            scanned: piece,
+            previous_blank: true,
+            content_column: usize::MAX,
+            ..Self::default()
+        }
+    }
 }
 
 impl StreamingExtractor {
@@ -237,6 +275,7 @@ impl StreamingExtractor {
             completed: vec![None; n],
             items_sent: vec![0; n],
             violations_sent: Vec::new(),
+            early: EarlyItems::default(),
         }
     }
 
@@ -272,6 +311,7 @@ impl StreamingExtractor {
             &mut events,
         );
         self.send_delta(stream.text(), stream.settled_to(), &mut events);
+        self.early_items(stream.text(), stream.parsed_to(), &mut events);
         self.stream = stream;
         events
     }
@@ -454,13 +494,119 @@ impl StreamingExtractor {
         let Some(sent) = self.items_sent.get_mut(i) else {
             return;
         };
-        for item in &list.list.items {
+        // The first items may have been sent before the piece was parsed.
+        let early = std::mem::take(&mut self.early.sent);
+        let skip = early.min(list.list.items.len());
+        self.early.sent = early - skip;
+        for item in list.list.items.iter().skip(skip) {
             events.push(StreamEvent::ListItem {
                 section: section.name.clone(),
                 path: format!("/{}/{}", pointer_token(&section.name), *sent),
                 item: item.clone(),
             });
             *sent += 1;
+        }
+    }
+
+    /// Sends the items of the open section's list that the text after the
+    /// parsed pieces already shows complete: a top-level item ends where the
+    /// next one's marker starts.
+    fn early_items(&mut self, text: &str, parsed_to: usize, events: &mut Vec<StreamEvent>) {
+        if self.early.piece != parsed_to || self.early.scanned < parsed_to {
+            self.early = EarlyItems::at(parsed_to);
+        }
+        let Some((open, _)) = self.current else {
+            return;
+        };
+        let Some((i, _)) = self.seen.get(open).and_then(|s| s.section) else {
+            return;
+        };
+        let Some(section) = self.spec.sections.get(i) else {
+            return;
+        };
+        let wants_items = section.kind != SectionKind::Prose || self.options.lists_in_prose;
+        let bytes = text.as_bytes();
+        while !self.early.stopped && wants_items {
+            let start = self.early.scanned;
+            let rest = bytes.get(start..).unwrap_or_default();
+            let Some(end) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
+                break;
+            };
+            // A final `\r` may be followed by `\n`: wait for it.
+            let next = match rest.get(end..end + 2) {
+                Some(b"\r\n") => start + end + 2,
+                Some([b'\r']) | None if rest.get(end) == Some(&b'\r') => break,
+                _ => start + end + 1,
+            };
+            let line = text.get(start..start + end).unwrap_or_default();
+            self.early.scanned = next;
+            let trimmed = line.trim_start_matches([' ', '\t']);
+            // In columns: a tab goes to the next multiple of four.
+            let indent =
+                line.bytes()
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .fold(
+                        0,
+                        |col, b| if b == b'\t' { col / 4 * 4 + 4 } else { col + 1 },
+                    );
+            let blank = line.trim().is_empty();
+            let previous_blank = std::mem::replace(&mut self.early.previous_blank, blank);
+            let marker = item_marker(line);
+            // What a line means may depend on what the parser alone knows
+            // (HTML, fences, link definitions, tables, quotes, lazy
+            // continuation lines, lists indented by one to three spaces):
+            // such a piece's items are sent when it is parsed.
+            let unsure = (indent <= 3
+                && (trimmed.starts_with(['<', '`', '~', '>', '|'])
+                    || line.contains("]:")
+                    || (indent > 0
+                        && indent < self.early.content_column
+                        && item_marker(trimmed).is_some())))
+                || match marker {
+                    Some(Marker::Ordered(n, delimiter)) => {
+                        !(previous_blank || n == 1 || self.early.list == Some(delimiter))
+                    }
+                    Some(Marker::Bullet(_)) => false,
+                    None => {
+                        !blank
+                            && indent == 0
+                            && !previous_blank
+                            && self.early.list.is_some()
+                            && !is_rule(line)
+                    }
+                };
+            if unsure {
+                self.early.stopped = true;
+                break;
+            }
+            let starts_item = marker.is_some();
+            let ends_list = !blank && indent == 0 && (previous_blank || is_rule(line));
+            if starts_item || ends_list {
+                if let Some(item_start) = self.early.item.take() {
+                    let slice = text.get(item_start..start).unwrap_or_default();
+                    let Some(item) = single_item(slice, item_start) else {
+                        // Not one item alone: the piece's parse sends it.
+                        self.early.stopped = true;
+                        break;
+                    };
+                    let Some(sent) = self.items_sent.get_mut(i) else {
+                        break;
+                    };
+                    events.push(StreamEvent::ListItem {
+                        section: section.name.clone(),
+                        path: format!("/{}/{}", pointer_token(&section.name), *sent),
+                        item,
+                    });
+                    *sent += 1;
+                    self.early.sent += 1;
+                }
+                self.early.list = marker.map(|m| m.delimiter());
+                self.early.content_column = usize::MAX;
+                if starts_item {
+                    self.early.item = Some(start);
+                    self.early.content_column = content_column(line);
+                }
+            }
         }
     }
 
@@ -610,6 +756,96 @@ fn merged_lists(lists: &[TopLevelList], spans: &[Span]) -> Option<ParsedList> {
         }
     }
     merged
+}
+
+/// A list marker at the start of a line (no indentation) with text after it.
+#[derive(Debug, Clone, Copy)]
+enum Marker {
+    /// `-`, `*` or `+`.
+    Bullet(u8),
+    /// The number, and `.` or `)`.
+    Ordered(u64, u8),
+}
+
+impl Marker {
+    /// What an item of the same list has: the bullet, or the delimiter.
+    fn delimiter(self) -> u8 {
+        match self {
+            Marker::Bullet(b) | Marker::Ordered(_, b) => b,
+        }
+    }
+}
+
+/// The column where a list item's content starts (after the marker and
+/// one to four spaces); `usize::MAX` (nothing is surely inside) when a tab
+/// follows the marker.
+fn content_column(line: &str) -> usize {
+    let marker = line
+        .bytes()
+        .position(|b| b == b' ' || b == b'\t')
+        .unwrap_or(line.len());
+    let rest = line.get(marker..).unwrap_or_default();
+    if rest.starts_with('\t') {
+        return usize::MAX;
+    }
+    let spaces = rest.bytes().take_while(|&b| b == b' ').count();
+    marker + if (1..=4).contains(&spaces) { spaces } else { 1 }
+}
+
+/// A thematic break: three or more `-`, `*` or `_` and blanks.
+fn is_rule(line: &str) -> bool {
+    let trimmed = line.trim();
+    let Some(first) = trimmed
+        .bytes()
+        .next()
+        .filter(|b| matches!(b, b'-' | b'*' | b'_'))
+    else {
+        return false;
+    };
+    trimmed
+        .bytes()
+        .all(|b| b == first || b == b' ' || b == b'\t')
+        && trimmed.bytes().filter(|&b| b == first).count() >= 3
+}
+
+fn item_marker(line: &str) -> Option<Marker> {
+    let bytes = line.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let (marker, after) = match *bytes.first()? {
+        b @ (b'-' | b'*' | b'+') => (Marker::Bullet(b), 1),
+        b'0'..=b'9' if (1..=9).contains(&digits) => {
+            let &delimiter = bytes.get(digits).filter(|d| matches!(d, b'.' | b')'))?;
+            let number = line.get(..digits)?.parse().ok()?;
+            (Marker::Ordered(number, delimiter), digits + 1)
+        }
+        _ => return None,
+    };
+    let rest = line.get(after..)?;
+    let has_text = rest.starts_with([' ', '\t']) && !rest.trim().is_empty();
+    // `- - -` and `* * *` are rules, not items.
+    (has_text && !is_rule(line)).then_some(marker)
+}
+
+/// The one item `slice` holds (a top-level list item alone), with spans
+/// moved to the whole text; `None` when it parses otherwise.
+fn single_item(slice: &str, offset: usize) -> Option<ListItem> {
+    let list = flexmd_core::parse_list(slice)?;
+    let [mut item] = <[ListItem; 1]>::try_from(list.items).ok()?;
+    // The item must be the whole slice (but blank lines after it).
+    if item.span.as_ref()?.end < slice.trim_end().len() {
+        return None;
+    }
+    shift_spans(&mut item, offset);
+    Some(item)
+}
+
+fn shift_spans(item: &mut ListItem, offset: usize) {
+    if let Some(span) = item.span.as_mut() {
+        *span = span.start + offset..span.end + offset;
+    }
+    for child in &mut item.children {
+        shift_spans(child, offset);
+    }
 }
 
 /// The outline's nodes in document order, as a stream reads them.

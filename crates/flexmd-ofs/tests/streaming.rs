@@ -230,6 +230,17 @@ fn answer_line() -> impl Strategy<Value = String> {
         1 => Just("---".to_owned()),
         1 => Just("> quoted".to_owned()),
         1 => Just("héllo wörld ✓".to_owned()),
+        1 => Just("7. later".to_owned()),
+        1 => Just("   - three".to_owned()),
+        1 => Just("\t- tab".to_owned()),
+        1 => Just("-".to_owned()),
+        1 => Just("* * *".to_owned()),
+        1 => Just("  continued".to_owned()),
+        1 => Just("    indented code".to_owned()),
+        1 => Just("<div>".to_owned()),
+        1 => Just("[x]: /url".to_owned()),
+        1 => Just("- [x] done".to_owned()),
+        1 => Just("  ```".to_owned()),
     ]
 }
 
@@ -361,5 +372,44 @@ fn items_and_rows_are_sent_as_they_are_read() {
             serde_json::json!({"event": "table_row", "table": 0, "index": 0,
                 "columns": ["Option", "Cost"], "row": ["a", "1"]}),
         ]
+    );
+}
+
+#[test]
+fn an_item_is_sent_once_the_next_one_starts() {
+    let spec = spec();
+    let mut stream = StreamingExtractor::new(&spec);
+    stream.push("## Risks\n- load\n  - at peak\n");
+    let events = stream.push("- cost\n");
+    let items: Vec<serde_json::Value> = events
+        .iter()
+        .filter(|e| matches!(e, StreamEvent::ListItem { .. }))
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    assert_eq!(
+        items,
+        [
+            serde_json::json!({"event": "list_item", "section": "Risks", "path": "/Risks/0",
+            "item": {"text": "load", "children": [{"text": "at peak", "children": []}]}})
+        ]
+    );
+    // The last item comes when the section ends, once.
+    let events = stream.push("\n## Steps\n1. go\n");
+    let paths: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::ListItem { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(paths, ["/Risks/1"]);
+    // A lazy continuation line is the parser's call: that item waits.
+    let mut stream = StreamingExtractor::new(&spec);
+    stream.push("## Risks\n- load\nmore about load\n");
+    let events = stream.push("- cost\n");
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, StreamEvent::ListItem { .. }))
     );
 }
