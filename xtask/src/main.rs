@@ -387,7 +387,7 @@ fn fuzz(args: &[String]) -> Result {
 const LAYERS: &[(&str, &[&str])] = &[
     ("flexmd-core", &[]),
     ("flexmd-frames", &["flexmd-core"]),
-    ("flexmd-ofs", &["flexmd-core"]),
+    ("flexmd-ofs", &["flexmd-core", "flexmd-frames"]),
     ("flexmd-detect", &["flexmd-core", "flexmd-frames"]),
     (
         "flexmd-schema",

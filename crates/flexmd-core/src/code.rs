@@ -137,3 +137,73 @@ mod tests {
         assert_eq!(short[0].content, "```\n");
     }
 }
+
+/// The opening line of a fenced code block, read alone: its fence character
+/// (`` ` `` or `~`), how many, and the info string after them.
+///
+/// A line alone cannot tell whether it opens a fence at the top level (it
+/// may sit in a list item or an HTML block); streams use this to find the
+/// lines worth asking the parser about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FenceOpening<'a> {
+    /// `` b'`' `` or `b'~'`.
+    pub marker: u8,
+    /// Three or more.
+    pub len: usize,
+    /// The info string, trimmed (its first word is the language).
+    pub info: &'a str,
+}
+
+impl FenceOpening<'_> {
+    /// Whether `line` (without its line ending) closes this fence: up to
+    /// three spaces, at least as many of the same character, then only
+    /// blanks.
+    ///
+    /// ```
+    /// let open = flexmd_core::fence_opening("```json").unwrap();
+    /// assert!(open.closed_by("````"));
+    /// assert!(!open.closed_by("``"));
+    /// assert!(!open.closed_by("~~~"));
+    /// ```
+    pub fn closed_by(&self, line: &str) -> bool {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let rest = line.get(indent..).unwrap_or_default();
+        let run = rest.bytes().take_while(|&b| b == self.marker).count();
+        indent <= 3
+            && run >= self.len
+            && rest
+                .get(run..)
+                .unwrap_or_default()
+                .trim_matches([' ', '\t'])
+                .is_empty()
+    }
+}
+
+/// `line` (without its line ending) read as a fence opening: up to three
+/// spaces, three or more backticks or tildes, an info string (a backtick
+/// fence's has no backtick).
+///
+/// ```
+/// let open = flexmd_core::fence_opening("  ```json title").unwrap();
+/// assert_eq!((open.marker, open.len, open.info), (b'`', 3, "json title"));
+/// assert!(flexmd_core::fence_opening("    ```").is_none(), "indented code");
+/// assert!(flexmd_core::fence_opening("``` a`b").is_none());
+/// ```
+pub fn fence_opening(line: &str) -> Option<FenceOpening<'_>> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = line.get(indent..)?;
+    let marker = *rest.as_bytes().first()?;
+    if indent > 3 || (marker != b'`' && marker != b'~') {
+        return None;
+    }
+    let len = rest.bytes().take_while(|&b| b == marker).count();
+    let info = rest.get(len..).unwrap_or_default();
+    if len < 3 || (marker == b'`' && info.contains('`')) {
+        return None;
+    }
+    Some(FenceOpening {
+        marker,
+        len,
+        info: info.trim(),
+    })
+}

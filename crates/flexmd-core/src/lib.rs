@@ -53,7 +53,7 @@ mod stream;
 mod table;
 mod text;
 
-pub use code::{CodeBlock, code_blocks, front_matter};
+pub use code::{CodeBlock, FenceOpening, code_blocks, fence_opening, front_matter};
 pub use diagnostic::{Diagnostic, Parsed, Severity};
 pub use error::{Error, LineIndex, decode_utf8};
 pub use json::{MAX_JSON_VALUES, json_nesting_exceeds, json_values_exceed};

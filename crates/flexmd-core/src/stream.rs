@@ -13,6 +13,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
+use crate::code::{FenceOpening, fence_opening};
 use crate::list::{ListReader, TopLevelList};
 use crate::markdown::{options, parser_text};
 use crate::model::{ParsedTable, Span};
@@ -52,6 +53,17 @@ enum FrontMatter {
 struct Fence {
     marker: u8,
     len: usize,
+}
+
+impl Fence {
+    fn closed_by(self, line: &str) -> bool {
+        FenceOpening {
+            marker: self.marker,
+            len: self.len,
+            info: "",
+        }
+        .closed_by(line)
+    }
 }
 
 /// Markdown read while it is still being written.
@@ -282,12 +294,13 @@ impl MarkdownStream {
         let blank = content.trim().is_empty();
         let previous_blank = std::mem::replace(&mut self.previous_blank, blank);
         if let Some(fence) = self.fence {
-            if closes_fence(content, fence) {
+            if fence.closed_by(content) {
                 self.fence = None;
             }
             return;
         }
-        if let Some(fence) = opens_fence(content) {
+        if let Some(FenceOpening { marker, len, .. }) = fence_opening(content) {
+            let fence = Fence { marker, len };
             // Only a fence at the top level hides headings: not one inside
             // a list item, a quote or an HTML block. The parser tells.
             if let Checked::Yes(_) = self.check(start, next, Candidate::Fence) {
@@ -450,46 +463,6 @@ fn is_setext_underline(rest: &str) -> bool {
     let trimmed = rest.trim_end_matches([' ', '\t']);
     !trimmed.is_empty()
         && (trimmed.bytes().all(|b| b == b'=') || trimmed.bytes().all(|b| b == b'-'))
-}
-
-/// A fence opening: up to three spaces, three or more backticks or tildes;
-/// a backtick fence's info string has no backtick.
-fn opens_fence(line: &str) -> Option<Fence> {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    if indent > 3 {
-        return None;
-    }
-    let rest = line.get(indent..)?;
-    let marker = *rest.as_bytes().first()?;
-    if marker != b'`' && marker != b'~' {
-        return None;
-    }
-    let len = rest.bytes().take_while(|&b| b == marker).count();
-    if len < 3 {
-        return None;
-    }
-    let info = rest.get(len..).unwrap_or_default();
-    if marker == b'`' && info.contains('`') {
-        return None;
-    }
-    Some(Fence { marker, len })
-}
-
-/// A fence closing `fence`: up to three spaces, at least as many of the
-/// same marker, then only spaces or tabs.
-fn closes_fence(line: &str, fence: Fence) -> bool {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    if indent > 3 {
-        return false;
-    }
-    let rest = line.get(indent..).unwrap_or_default();
-    let len = rest.bytes().take_while(|&b| b == fence.marker).count();
-    len >= fence.len
-        && rest
-            .get(len..)
-            .unwrap_or_default()
-            .trim_matches([' ', '\t'])
-            .is_empty()
 }
 
 #[cfg(test)]

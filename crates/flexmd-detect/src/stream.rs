@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::json::{FoundJson, find_json};
-use flexmd_core::MAX_JSON_VALUES;
+use flexmd_core::{FenceOpening, MAX_JSON_VALUES, fence_opening};
 
 /// How far a path of the partial value has been read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -699,47 +699,31 @@ fn find_ascii_ci(bytes: &[u8], from: usize, needle: &str) -> Option<usize> {
         .map(|i| from + i)
 }
 
-/// A fence opening (the line without its line ending): up to three spaces,
-/// three or more backticks or tildes, a language; the tier of JSON in it.
+/// A fence opening, with the tier of JSON in it (by its language).
 fn opens_fence(line: &str) -> Option<OpenFence> {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    let rest = line.get(indent..)?;
-    let marker = *rest.as_bytes().first()?;
-    if indent > 3 || (marker != b'`' && marker != b'~') {
-        return None;
-    }
-    let len = rest.bytes().take_while(|&b| b == marker).count();
-    let info = rest.get(len..).unwrap_or_default();
-    if len < 3 || (marker == b'`' && info.contains('`')) {
-        return None;
-    }
-    let lang = info.split_whitespace().next().unwrap_or_default();
+    let open = fence_opening(line)?;
+    let lang = open.info.split_whitespace().next().unwrap_or_default();
     let tier = match lang.to_ascii_lowercase().as_str() {
         "json" | "json5" | "jsonc" | "jsonl" | "ndjson" => Some(Tier::JsonFence),
         "" | "javascript" | "js" | "typescript" | "ts" => Some(Tier::CodeFence),
         _ => None,
     };
     Some(OpenFence {
-        marker,
-        len,
+        marker: open.marker,
+        len: open.len,
         tier,
         may_start: true,
     })
 }
 
-/// Whether `line` closes a fence of `len` `marker`s: up to three spaces, at
-/// least as many markers, then only blanks.
+/// Whether `line` closes a fence of `len` `marker`s.
 fn closes_fence(line: &str, marker: u8, len: usize) -> bool {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    let rest = line.get(indent..).unwrap_or_default();
-    let run = rest.bytes().take_while(|&b| b == marker).count();
-    indent <= 3
-        && run >= len
-        && rest
-            .get(run..)
-            .unwrap_or_default()
-            .trim_matches([' ', '\t'])
-            .is_empty()
+    FenceOpening {
+        marker,
+        len,
+        info: "",
+    }
+    .closed_by(line)
 }
 
 // ---------------------------------------------------------------------------

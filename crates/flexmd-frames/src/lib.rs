@@ -83,6 +83,36 @@ pub fn stringify(doc: &FlexDocument, options: &StringifyOptions) -> String {
     stringify::stringify(doc, options)
 }
 
+/// The payload name a binding line binds (`@payload:name: X` or
+/// `@payload:X:`, trailing blanks allowed); `None` for any other line and
+/// for a malformed binding (which [`parse`] reports).
+///
+/// ```
+/// assert_eq!(flexmd_frames::payload_name("@payload:name: input").as_deref(), Some("input"));
+/// assert_eq!(flexmd_frames::payload_name("@payload:result:").as_deref(), Some("result"));
+/// assert_eq!(flexmd_frames::payload_name("@payload:name:"), None);
+/// assert_eq!(flexmd_frames::payload_name("@tags: a"), None);
+/// ```
+pub fn payload_name(line: &str) -> Option<String> {
+    parse::payload_binding(line)?.ok()
+}
+
+/// What a fence bound to a payload becomes, from its language and content:
+/// `json` and `json5` parsed (on failure `value` is `null` and `parseError`
+/// says why), `table` a parsed table, anything else the content as a
+/// string; `raw` is always the content.
+///
+/// ```
+/// let payload = flexmd_frames::read_payload(Some("json"), "{\"a\": 1}\n");
+/// assert_eq!(payload.value, serde_json::json!({"a": 1}));
+/// assert_eq!(payload.parse_error, None);
+/// let broken = flexmd_frames::read_payload(Some("json"), "{\"a\": }");
+/// assert!(broken.parse_error.is_some());
+/// ```
+pub fn read_payload(lang: Option<&str>, raw: &str) -> flexmd_core::FlexPayload {
+    payload::payload(lang, raw)
+}
+
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

@@ -547,7 +547,7 @@ fn meta_line(line: &str) -> Option<(&str, &str)> {
 
 /// `@payload:name: X` or `@payload:X:`: the payload's name, or why the line
 /// is not a valid binding. `None` when the line is no binding at all.
-fn payload_binding(line: &str) -> Option<Result<String, String>> {
+pub(crate) fn payload_binding(line: &str) -> Option<Result<String, String>> {
     let rest = line.trim_end().strip_prefix("@payload:")?;
     let Ok((after, field)) = identifier(rest) else {
         return Some(Err(

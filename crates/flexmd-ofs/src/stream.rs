@@ -10,8 +10,9 @@
 use std::collections::HashMap;
 
 use flexmd_core::{
-    ExtractedResult, ExtractedSection, ListItem, MarkdownStream, MdNode, OutputFormatSpec,
-    ParsedList, ParsedTable, SectionKind, Span, StreamHeading, TopLevelList, normalize_title,
+    ExtractedResult, ExtractedSection, FlexPayload, ListItem, MarkdownStream, MdNode,
+    OutputFormatSpec, ParsedList, ParsedTable, SectionKind, Span, StreamHeading, TopLevelList,
+    normalize_title,
 };
 use serde::Serialize;
 
@@ -80,6 +81,15 @@ pub enum StreamEvent {
         columns: Option<Vec<String>>,
         /// The row's cells.
         row: Vec<String>,
+    },
+    /// A fence bound to a payload by a `@payload:name: X` line before it
+    /// (FlexMD's payload binding) has closed: its content, parsed by its
+    /// language (`json`, `json5`, `table`; anything else as text).
+    PayloadCompleted {
+        /// The payload's name (`X`).
+        name: String,
+        /// The payload: `lang`, `raw`, `value`, `parseError`.
+        payload: FlexPayload,
     },
     /// Something that breaks the spec, reported once the section it
     /// concerns is complete (a missing section or table: at the end). A
@@ -205,6 +215,148 @@ pub struct StreamingExtractor {
     violations_sent: Vec<Issue>,
     /// Items of the open piece sent before the piece is parsed.
     early: EarlyItems,
+    payloads: Payloads,
+}
+
+/// Payload bindings and their fences, found line by line.
+#[derive(Debug, Default)]
+struct Payloads {
+    /// The next line to look at.
+    scanned: usize,
+    /// A binding line's payload name, waiting for its fence.
+    name: Option<String>,
+    /// The bound fence being read.
+    open: Option<OpenPayload>,
+    /// A fence bound to nothing (lines in it are code).
+    other: Option<(u8, usize)>,
+    /// An open `flexmd` fence, whose bindings count.
+    flexmd: Option<(u8, usize)>,
+}
+
+#[derive(Debug)]
+struct OpenPayload {
+    name: String,
+    marker: u8,
+    len: usize,
+    lang: Option<String>,
+    content_start: usize,
+}
+
+impl Payloads {
+    /// Reads the complete lines after the last one read.
+    fn scan(&mut self, text: &str, events: &mut Vec<StreamEvent>) {
+        let bytes = text.as_bytes();
+        loop {
+            let start = self.scanned;
+            let rest = bytes.get(start..).unwrap_or_default();
+            let Some(end) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
+                return;
+            };
+            let next = match rest.get(end..end + 2) {
+                Some(b"\r\n") => start + end + 2,
+                _ if rest.get(end) == Some(&b'\r') && end + 1 == rest.len() => return,
+                _ => start + end + 1,
+            };
+            self.line(text, start, start + end, next, events);
+            self.scanned = next;
+        }
+    }
+
+    /// The line `start..end` (its ending up to `next`).
+    fn line(
+        &mut self,
+        text: &str,
+        start: usize,
+        end: usize,
+        next: usize,
+        events: &mut Vec<StreamEvent>,
+    ) {
+        let line = text.get(start..end).unwrap_or_default();
+        let closes = |marker: u8, len: usize| {
+            flexmd_core::FenceOpening {
+                marker,
+                len,
+                info: "",
+            }
+            .closed_by(line)
+        };
+        if let Some(open) = &self.open {
+            if closes(open.marker, open.len) {
+                let raw = text.get(open.content_start..start).unwrap_or_default();
+                self.complete(raw, events);
+            }
+            return;
+        }
+        if let Some((marker, len)) = self.other {
+            if closes(marker, len) {
+                self.other = None;
+            }
+            return;
+        }
+        if let Some((marker, len)) = self.flexmd
+            && closes(marker, len)
+        {
+            self.flexmd = None;
+            self.name = None;
+            return;
+        }
+        if let Some(fence) = flexmd_core::fence_opening(line) {
+            let lang = fence.info.split_whitespace().next().map(str::to_owned);
+            match self.name.take() {
+                Some(name) => {
+                    self.open = Some(OpenPayload {
+                        name,
+                        marker: fence.marker,
+                        len: fence.len,
+                        lang,
+                        content_start: next,
+                    });
+                }
+                // A `flexmd` fence holds frames: its bindings count.
+                None if lang
+                    .as_deref()
+                    .is_some_and(|l| l.eq_ignore_ascii_case("flexmd")) =>
+                {
+                    self.flexmd = Some((fence.marker, fence.len));
+                }
+                None => self.other = Some((fence.marker, fence.len)),
+            }
+            return;
+        }
+        if let Some(name) = flexmd_frames::payload_name(line.trim()) {
+            self.name = Some(name);
+        } else if !line.trim().is_empty() {
+            // A binding holds only for the fence right after it.
+            self.name = None;
+        }
+    }
+
+    fn complete(&mut self, raw: &str, events: &mut Vec<StreamEvent>) {
+        if let Some(open) = self.open.take() {
+            events.push(StreamEvent::PayloadCompleted {
+                name: open.name,
+                payload: flexmd_frames::read_payload(open.lang.as_deref(), raw),
+            });
+        }
+    }
+
+    /// The end of the answer: its last line, and a payload fence it leaves
+    /// open (complete at the end, as a fence the text ends in is).
+    fn finish(&mut self, text: &str, events: &mut Vec<StreamEvent>) {
+        self.scan(text, events);
+        if self.scanned < text.len() {
+            let start = self.scanned;
+            self.line(text, start, text.len(), text.len(), events);
+            self.scanned = text.len();
+        }
+        let raw = self
+            .open
+            .as_ref()
+            .and_then(|open| text.get(open.content_start..))
+            .unwrap_or_default()
+            .to_owned();
+        self.complete(&raw, events);
+    }
 }
 
 /// The top-level items of a list in the open piece of text (the part not
@@ -276,6 +428,7 @@ impl StreamingExtractor {
             items_sent: vec![0; n],
             violations_sent: Vec::new(),
             early: EarlyItems::default(),
+            payloads: Payloads::default(),
         }
     }
 
@@ -312,6 +465,7 @@ impl StreamingExtractor {
         );
         self.send_delta(stream.text(), stream.settled_to(), &mut events);
         self.early_items(stream.text(), stream.parsed_to(), &mut events);
+        self.payloads.scan(stream.text(), &mut events);
         self.stream = stream;
         events
     }
@@ -326,6 +480,7 @@ impl StreamingExtractor {
         let headings = flat_headings(&parts.outline.nodes);
         self.advance(&text, &headings, &parts.lists, &parts.tables, &mut events);
         self.send_delta(&text, text.len(), &mut events);
+        self.payloads.finish(&text, &mut events);
         let (report, extracted) = check_parts(&text, parts, &self.spec, &self.options);
         for section in &self.spec.sections {
             let Some(value) = extracted.sections_by_name.get(&section.name) else {

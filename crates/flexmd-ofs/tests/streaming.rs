@@ -413,3 +413,34 @@ fn an_item_is_sent_once_the_next_one_starts() {
             .any(|e| matches!(e, StreamEvent::ListItem { .. }))
     );
 }
+
+#[test]
+fn a_bound_payload_fence_is_sent_when_it_closes() {
+    let spec = spec();
+    let mut stream = StreamingExtractor::new(&spec);
+    let mut events = stream.push("## Notes\n@payload:name: plan\n```json\n{\"steps\": [1, 2]}\n");
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, StreamEvent::PayloadCompleted { .. }))
+    );
+    events = stream.push("```\n\n```python\n@payload:name: no\n```\n```flexmd\n@payload:name: t\n```table\n| a |\n|---|\n| 1 |\n```\n```\n@payload:name: cut\n```\nabc");
+    let payloads: Vec<serde_json::Value> = events
+        .iter()
+        .chain(&stream.finish().events)
+        .filter(|e| matches!(e, StreamEvent::PayloadCompleted { .. }))
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    assert_eq!(
+        payloads,
+        [
+            serde_json::json!({"event": "payload_completed", "name": "plan", "payload":
+                {"lang": "json", "raw": "{\"steps\": [1, 2]}\n", "value": {"steps": [1, 2]}}}),
+            serde_json::json!({"event": "payload_completed", "name": "t", "payload":
+                {"lang": "table", "raw": "| a |\n|---|\n| 1 |\n",
+                 "value": {"kind": "table", "columns": ["a"], "rows": [["1"]]}}}),
+            serde_json::json!({"event": "payload_completed", "name": "cut", "payload":
+                {"raw": "abc", "value": "abc"}}),
+        ]
+    );
+}
