@@ -5,8 +5,6 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde::Serialize;
-
 use crate::error::CliError;
 use crate::input::{Input, check_file, is_stdin};
 use crate::output::print_json_line;
@@ -123,14 +121,6 @@ fn one_input(files: &[PathBuf]) -> Result<Option<&Path>, CliError> {
     }
 }
 
-/// The last line of `extract --stream`.
-#[derive(Serialize)]
-struct Finished<'a, T: Serialize> {
-    event: &'static str,
-    report: &'a flexmd_ofs::Report,
-    result: T,
-}
-
 /// `flexmd extract --stream`: the events of a
 /// [`StreamingExtractor`](flexmd_ofs::StreamingExtractor), then a
 /// `finished` line with the report and the result.
@@ -146,26 +136,13 @@ pub(crate) fn extract(
     let name = read_pieces(file, |piece| {
         stream.push(piece).iter().try_for_each(print_json_line)
     })?;
-    let end = stream.finish();
+    let mut end = stream.finish();
     end.events.iter().try_for_each(print_json_line)?;
-    let report = if strict {
-        end.report.into_strict()
-    } else {
-        end.report
-    };
-    if as_json {
-        print_json_line(&Finished {
-            event: "finished",
-            report: &report,
-            result: flexmd_ofs::to_json(&end.extracted, spec),
-        })?;
-    } else {
-        print_json_line(&Finished {
-            event: "finished",
-            report: &report,
-            result: &end.extracted,
-        })?;
+    if strict {
+        end.report = end.report.into_strict();
     }
+    print_json_line(&end.finished_event(spec, as_json))?;
+    let report = end.report;
     if !report.ok || !report.warnings.is_empty() {
         let input = Input {
             name,
@@ -174,24 +151,6 @@ pub(crate) fn extract(
         crate::ofs::report_issues(&input, &report);
     }
     Ok(ExitCode::from(u8::from(!report.ok)))
-}
-
-/// One line of `json --stream`.
-#[derive(Serialize)]
-struct JsonLine<'a> {
-    event: &'static str,
-    #[serde(flatten)]
-    update: &'a flexmd_detect::JsonUpdate,
-}
-
-/// The last line of `json --stream`.
-#[derive(Serialize)]
-struct JsonFinished<'a> {
-    event: &'static str,
-    patches: &'a [flexmd_detect::JsonPatchOp],
-    value: Option<&'a serde_json::Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    found: Option<&'a flexmd_detect::FoundJson>,
 }
 
 /// `flexmd json --stream`: an `update` line for each piece that changes
@@ -206,17 +165,9 @@ pub(crate) fn json(files: &[PathBuf], repairs: bool) -> Result<ExitCode, CliErro
         if update.is_empty() {
             return Ok(());
         }
-        print_json_line(&JsonLine {
-            event: "update",
-            update: &update,
-        })
+        print_json_line(&update)
     })?;
     let end = stream.finish();
-    print_json_line(&JsonFinished {
-        event: "finished",
-        patches: &end.patches,
-        value: end.found.as_ref().map(|f| &f.value),
-        found: end.found.as_ref().filter(|_| repairs),
-    })?;
+    print_json_line(&end.finished_event(repairs))?;
     Ok(ExitCode::from(u8::from(end.found.is_none())))
 }

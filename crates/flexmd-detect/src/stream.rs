@@ -69,9 +69,11 @@ pub struct Cursor {
     pub state: PathState,
 }
 
-/// What one [`StreamingJson::push`] changed.
+/// What one [`StreamingJson::push`] changed. As JSON (a line of `flexmd
+/// json --stream`) it carries `"event": "update"` besides its fields.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(tag = "event", rename = "update")]
 pub struct JsonUpdate {
     /// The operations that turn the value before the push into the value
     /// after it, in order.
@@ -104,6 +106,45 @@ pub struct JsonStreamEnd {
     /// value (`null` when nothing was found): what only the whole text
     /// decides, such as a number the text ends in, or repairs.
     pub patches: Vec<JsonPatchOp>,
+}
+
+impl JsonStreamEnd {
+    /// The last line of `flexmd json --stream`: `{"event": "finished",
+    /// "patches": [...], "value": ...}` (`value` is `null` when nothing was
+    /// found), and with `with_found` the whole [`FoundJson`] as `found`.
+    ///
+    /// ```
+    /// let mut stream = flexmd_detect::StreamingJson::new();
+    /// stream.push("{\"a\": [1, 2");
+    /// let end = stream.finish().finished_event(false);
+    /// assert_eq!(
+    ///     end,
+    ///     serde_json::json!({"event": "finished",
+    ///         "patches": [{"op": "add", "path": "/a/1", "value": 2}],
+    ///         "value": {"a": [1, 2]}})
+    /// );
+    /// ```
+    pub fn finished_event(&self, with_found: bool) -> Value {
+        let mut event = Map::new();
+        event.insert("event".to_owned(), Value::from("finished"));
+        event.insert(
+            "patches".to_owned(),
+            serde_json::to_value(&self.patches).unwrap_or_default(),
+        );
+        event.insert(
+            "value".to_owned(),
+            self.found
+                .as_ref()
+                .map_or(Value::Null, |found| found.value.clone()),
+        );
+        if let (true, Some(found)) = (with_found, &self.found) {
+            event.insert(
+                "found".to_owned(),
+                serde_json::to_value(found).unwrap_or_default(),
+            );
+        }
+        Value::Object(event)
+    }
 }
 
 /// JSON read from a model's answer while it streams in.

@@ -15,7 +15,7 @@ use crate::locate::{Found, Located, locate};
 ///
 /// `code` is flex-md's (Appendix B) or flexmd's table code; [`Issue::id`]
 /// joins it with the section as flex-md prints it (`missing_section:Reasoning`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Issue {
     /// `missing_section`, `empty_section_without_none`, `section_not_bullets`,

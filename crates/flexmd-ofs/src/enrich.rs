@@ -83,6 +83,10 @@ pub fn prompt(spec: &OutputFormatSpec) -> String {
 ///      It holds `-` bullet items (nested allowed), or `None` if it is empty \
 ///      (the main ones).\n"
 /// );
+///
+/// let missing = flexmd_ofs::validate("Nothing here.", &spec);
+/// let prompt = flexmd_ofs::section_correction(&spec, &missing.errors[0]).unwrap();
+/// assert!(prompt.starts_with("Your answer has no section `Risks`.\n"));
 /// ```
 pub fn section_correction(spec: &OutputFormatSpec, issue: &crate::Issue) -> Option<String> {
     let name = issue.section.as_deref()?;
@@ -104,10 +108,16 @@ pub fn section_correction(spec: &OutputFormatSpec, issue: &crate::Issue) -> Opti
         .as_deref()
         .map(|hint| format!(" ({hint})"))
         .unwrap_or_default();
-    Some(format!(
-        "The section `{name}` of your answer does not follow the format: {}\n\
-         Write only that section again, starting with its heading:\n\n\
-         ## {name}\n\n{form}{empty}{hint}.\n",
-        issue.message.trim_end_matches('.').to_owned() + "."
-    ))
+    let problem = if issue.code == "missing_section" {
+        format!(
+            "Your answer has no section `{name}`.\nWrite only that section, starting with its heading:"
+        )
+    } else {
+        format!(
+            "The section `{name}` of your answer does not follow the format: {}.\n\
+             Write only that section again, starting with its heading:",
+            issue.message.trim_end_matches('.')
+        )
+    };
+    Some(format!("{problem}\n\n## {name}\n\n{form}{empty}{hint}.\n"))
 }

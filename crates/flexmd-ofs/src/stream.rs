@@ -113,6 +113,25 @@ pub struct StreamFinish {
     pub text: String,
 }
 
+impl StreamFinish {
+    /// The last line of `flexmd extract --stream`: `{"event": "finished",
+    /// "report": ..., "result": ...}` with the [`Report`] and the
+    /// [`ExtractedResult`] (or, with `as_json`, the plain object of
+    /// [`to_json`](crate::to_json) for `spec`).
+    pub fn finished_event(&self, spec: &OutputFormatSpec, as_json: bool) -> serde_json::Value {
+        let result = if as_json {
+            crate::to_json(&self.extracted, spec)
+        } else {
+            serde_json::to_value(&self.extracted).unwrap_or_default()
+        };
+        serde_json::json!({
+            "event": "finished",
+            "report": &self.report,
+            "result": result,
+        })
+    }
+}
+
 /// A heading the extractor has read.
 struct Seen {
     level: u8,

@@ -436,12 +436,167 @@ impl Spec {
         self.spec.sections.iter().map(|s| s.name.clone()).collect()
     }
 
+    /// A stream that checks and extracts an answer while the model is
+    /// still writing it: `push` each piece, then `finish`.
+    #[pyo3(signature = (strict = false, as_json = false, lists_in_prose = false))]
+    fn stream(&self, strict: bool, as_json: bool, lists_in_prose: bool) -> StreamingExtractor {
+        let options = flexmd_ofs::ExtractOptions { lists_in_prose };
+        StreamingExtractor {
+            spec: self.spec.clone(),
+            strict,
+            as_json,
+            stream: std::sync::Mutex::new(Some(flexmd_ofs::StreamingExtractor::with_options(
+                &self.spec, &options,
+            ))),
+        }
+    }
+
+    /// A prompt that asks the model to write one section again, for an
+    /// issue (a `violation` event, or an error of `validate`'s details);
+    /// `None` for an issue of no section.
+    fn correction(&self, issue: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let issue: flexmd_ofs::Issue = serde_json::from_value(to_json(issue)?).map_err(|e| {
+            PyTypeError::new_err(format!(
+                "an issue is a dict with code, section, message, span, line and column: {e}"
+            ))
+        })?;
+        Ok(flexmd_ofs::section_correction(&self.spec, &issue))
+    }
+
     fn __repr__(&self) -> String {
         format!("Spec(sections={:?})", self.sections())
     }
 
     fn __eq__(&self, other: &Self) -> bool {
         self.spec == other.spec
+    }
+}
+
+// ---- streams ---------------------------------------------------------------
+
+/// The error for a stream used after `finish`.
+fn finished_error(py: Python<'_>) -> PyErr {
+    flexmd_error(py, "FlexmdError", "the stream is finished", None)
+}
+
+/// An answer checked and extracted while it streams in (`Spec.stream()`).
+/// Each event is the dict `flexmd extract --stream` prints as a line.
+#[pyclass(module = "flexmd", frozen)]
+struct StreamingExtractor {
+    spec: OutputFormatSpec,
+    strict: bool,
+    as_json: bool,
+    stream: std::sync::Mutex<Option<flexmd_ofs::StreamingExtractor>>,
+}
+
+#[pymethods]
+impl StreamingExtractor {
+    /// Reads the next piece of the answer; returns the events it settled.
+    fn push<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+        let mut guard = self.stream.lock().map_err(|_| finished_error(py))?;
+        let stream = guard.as_mut().ok_or_else(|| finished_error(py))?;
+        to_py(py, &stream.push(text))
+    }
+
+    /// Ends the answer: the last events, then the `finished` event with the
+    /// report and the result (what `extract` and `validate` give).
+    fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let stream = self
+            .stream
+            .lock()
+            .map_err(|_| finished_error(py))?
+            .take()
+            .ok_or_else(|| finished_error(py))?;
+        let (strict, as_json, spec) = (self.strict, self.as_json, &self.spec);
+        let events = py.detach(move || {
+            let mut end = stream.finish();
+            if strict {
+                end.report = end.report.into_strict();
+            }
+            let mut events: Vec<Value> = end
+                .events
+                .iter()
+                .map(|e| serde_json::to_value(e).unwrap_or_default())
+                .collect();
+            events.push(end.finished_event(spec, as_json));
+            events
+        });
+        to_py(py, &events)
+    }
+
+    /// Everything pushed so far.
+    #[getter]
+    fn text(&self, py: Python<'_>) -> PyResult<String> {
+        let guard = self.stream.lock().map_err(|_| finished_error(py))?;
+        let stream = guard.as_ref().ok_or_else(|| finished_error(py))?;
+        Ok(stream.text().to_owned())
+    }
+
+    /// A prompt asking the model to write a violation's section again.
+    fn correction(&self, issue: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let issue: flexmd_ofs::Issue = serde_json::from_value(to_json(issue)?)
+            .map_err(|e| PyTypeError::new_err(format!("not an issue: {e}")))?;
+        Ok(flexmd_ofs::section_correction(&self.spec, &issue))
+    }
+}
+
+/// The JSON in an answer, read while it streams in: each `push` gives the
+/// `update` dict `flexmd json --stream` prints (JSON Patch operations, the
+/// paths completed, where the reading is), or `None` when nothing changed.
+#[pyclass(name = "StreamingJson", module = "flexmd", frozen)]
+struct PyStreamingJson {
+    stream: std::sync::Mutex<Option<flexmd_detect::StreamingJson>>,
+}
+
+#[pymethods]
+impl PyStreamingJson {
+    #[new]
+    fn new() -> Self {
+        Self {
+            stream: std::sync::Mutex::new(Some(flexmd_detect::StreamingJson::new())),
+        }
+    }
+
+    /// Reads the next piece of the text.
+    fn push<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let mut guard = self.stream.lock().map_err(|_| finished_error(py))?;
+        let stream = guard.as_mut().ok_or_else(|| finished_error(py))?;
+        let update = stream.push(text);
+        if update.is_empty() {
+            return Ok(None);
+        }
+        to_py(py, &update).map(Some)
+    }
+
+    /// The partial value so far (`None` before it starts).
+    #[getter]
+    fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let guard = self.stream.lock().map_err(|_| finished_error(py))?;
+        let stream = guard.as_ref().ok_or_else(|| finished_error(py))?;
+        to_py(py, &stream.value())
+    }
+
+    /// How far a path (a JSON Pointer, `""` for the whole value) is read:
+    /// `"pending"`, `"partial"`, `"done"`, or `None` for a path not there.
+    fn state<'py>(&self, py: Python<'py>, pointer: &str) -> PyResult<Bound<'py, PyAny>> {
+        let guard = self.stream.lock().map_err(|_| finished_error(py))?;
+        let stream = guard.as_ref().ok_or_else(|| finished_error(py))?;
+        to_py(py, &stream.state(pointer))
+    }
+
+    /// Ends the text: the `finished` dict, whose `value` is what `loads`
+    /// gives for the whole text (`None` when there is no JSON), with the
+    /// `found` details when `repairs` is true.
+    #[pyo3(signature = (repairs = false))]
+    fn finish<'py>(&self, py: Python<'py>, repairs: bool) -> PyResult<Bound<'py, PyAny>> {
+        let stream = self
+            .stream
+            .lock()
+            .map_err(|_| finished_error(py))?
+            .take()
+            .ok_or_else(|| finished_error(py))?;
+        let event = py.detach(move || stream.finish().finished_event(repairs));
+        to_py(py, &event)
     }
 }
 
@@ -1129,6 +1284,8 @@ fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Spec>()?;
     m.add_class::<PyArtifact>()?;
     m.add_class::<ToolSet>()?;
+    m.add_class::<StreamingExtractor>()?;
+    m.add_class::<PyStreamingJson>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

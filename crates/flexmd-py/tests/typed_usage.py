@@ -3,7 +3,7 @@ infer the types `reveal_type` names (test_package.py runs it)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from pydantic import BaseModel
 
@@ -36,4 +36,10 @@ def use(answer: str, llm: Any) -> None:
         message: str = str(e)
     except flexmd.ValidationError as e:
         errors: List[Dict[str, Any]] = e.errors
-    del data, plain, lines, text
+    stream: flexmd.StreamingExtractor = spec.stream(as_json=True)
+    events: List[Dict[str, Any]] = stream.push(answer) + stream.finish()
+    fix: Optional[str] = spec.correction(events[0])
+    partial = flexmd.StreamingJson()
+    update: Optional[Dict[str, Any]] = partial.push(answer)
+    state: Optional[str] = partial.state("")
+    del data, plain, lines, text, events, fix, update, state

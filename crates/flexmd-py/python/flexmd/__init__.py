@@ -29,6 +29,8 @@ from ._errors import (
 from ._flexmd import (
     Artifact,
     Spec,
+    StreamingExtractor,
+    StreamingJson,
     ToolSet,
     __version__,
     detect_objects,
@@ -53,6 +55,8 @@ __all__ = [
     "SchemaError",
     "Spec",
     "SpecError",
+    "StreamingExtractor",
+    "StreamingJson",
     "ToolCallError",
     "ToolSet",
     "ValidationError",

@@ -159,7 +159,76 @@ class Spec:
         self, answer: str, strict: bool = False, lists_in_prose: bool = False
     ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """:meth:`validate` and :meth:`to_json` in one read of the answer."""
+    def stream(
+        self, strict: bool = False, as_json: bool = False, lists_in_prose: bool = False
+    ) -> "StreamingExtractor":
+        """A stream that checks and extracts an answer while the model is
+        still writing it (``flexmd extract --stream``)."""
+    def correction(self, issue: Dict[str, Any]) -> Optional[str]:
+        """A prompt asking the model to write one section again, for an
+        issue (a ``violation`` event, or an error from ``validate``'s
+        ``details``); ``None`` for an issue of no section."""
     def __eq__(self, other: object) -> bool: ...
+
+class StreamingExtractor:
+    """An answer checked and extracted while it streams in
+    (:meth:`Spec.stream`). Each event is the dict ``flexmd extract
+    --stream`` prints as a line: ``section_started``, ``section_delta``,
+    ``section_completed``, ``list_item``, ``table_row``,
+    ``payload_completed``, ``violation``; the last one ``finished``.
+
+    >>> spec = Spec.parse("- Summary — prose\n- Risks — list\n")
+    >>> stream = spec.stream()
+    >>> [e["event"] for e in stream.push("## Summary\nFine.\n## Risks\n- a\n")]
+    ['section_started', 'section_delta', 'section_completed', 'section_started']
+    >>> stream.finish()[-1]["report"]["ok"]
+    True
+    """
+
+    def push(self, text: str) -> List[Dict[str, Any]]:
+        """Reads the next piece of the answer; returns the events it settled."""
+    def finish(self) -> List[Dict[str, Any]]:
+        """Ends the answer: the last events, then ``{"event": "finished",
+        "report": ..., "result": ...}`` with what :meth:`Spec.validate` and
+        :meth:`Spec.extract` (or :meth:`Spec.to_json`) give. Pushing after
+        this raises :class:`FlexmdError`."""
+    @property
+    def text(self) -> str:
+        """Everything pushed so far."""
+    def correction(self, issue: Dict[str, Any]) -> Optional[str]:
+        """A prompt asking the model to write a violation's section again:
+        stop the model at the first ``violation`` and send this."""
+
+class StreamingJson:
+    """The JSON in an answer, read while it streams in: a partial value
+    that only grows (strings grow; numbers, booleans and ``None`` appear
+    complete; a type never changes), with JSON Patch operations per piece.
+
+    >>> stream = StreamingJson()
+    >>> stream.push('Sure: {"title": "Cach')["patches"]
+    [{'op': 'add', 'path': '', 'value': {'title': 'Cach'}}]
+    >>> stream.state("/title")
+    'partial'
+    >>> stream.finish()["value"]
+    {'title': 'Cach'}
+    """
+
+    def __init__(self) -> None: ...
+    def push(self, text: str) -> Optional[Dict[str, Any]]:
+        """Reads the next piece of the text: ``{"event": "update",
+        "patches": [...], "done": [...], "cursor": {...}}`` as ``flexmd json
+        --stream`` prints it, or ``None`` when the value did not change."""
+    @property
+    def value(self) -> JSON:
+        """The partial value so far (``None`` before it starts)."""
+    def state(self, pointer: str) -> Optional[str]:
+        """``"pending"``, ``"partial"`` or ``"done"`` for a JSON Pointer
+        (``""`` is the whole value); ``None`` for a path not there."""
+    def finish(self, repairs: bool = False) -> Dict[str, Any]:
+        """Ends the text: ``{"event": "finished", "patches": [...],
+        "value": ...}``, where ``value`` is what :func:`loads` gives for the
+        whole text (``None`` when there is none); with ``repairs``, also
+        ``found`` as :func:`find_json` gives it."""
 
 # ---- schemas -------------------------------------------------------------------
 
