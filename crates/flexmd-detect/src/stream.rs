@@ -74,6 +74,7 @@ pub struct Cursor {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(tag = "event", rename = "update")]
+#[cfg_attr(feature = "schemars", schemars(transform = event_tag))]
 pub struct JsonUpdate {
     /// The operations that turn the value before the push into the value
     /// after it, in order.
@@ -88,6 +89,27 @@ pub struct JsonUpdate {
     /// document, and the growth guarantees start again from it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub restarted: bool,
+}
+
+/// Adds the `"event": "update"` serde writes (schemars leaves a struct's
+/// tag out).
+#[cfg(feature = "schemars")]
+fn event_tag(schema: &mut schemars::Schema) {
+    if let Some(properties) = schema
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        properties.insert(
+            "event".to_owned(),
+            serde_json::json!({"const": "update", "description": "Always `update`."}),
+        );
+    }
+    if let Some(required) = schema
+        .get_mut("required")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        required.insert(0, "event".into());
+    }
 }
 
 impl JsonUpdate {
