@@ -205,9 +205,7 @@ impl MarkdownStream {
             return self.body_start.max(self.scanned).min(self.piece_start);
         }
         let tail = self.text.get(self.scanned..).unwrap_or_default();
-        let trimmed = tail.trim_start_matches([' ', '\t']);
-        let could_be_heading =
-            self.fence.is_none() && (trimmed.is_empty() || trimmed.starts_with(['#', '=', '-']));
+        let could_be_heading = self.fence.is_none() && may_become_heading(tail);
         if could_be_heading {
             self.scanned
         } else {
@@ -445,6 +443,23 @@ fn ends_with(events: &[(Event<'_>, Range<usize>)], line_start: usize, kind: Cand
         (Candidate::Fence, Tag::CodeBlock(CodeBlockKind::Fenced(_))) => range.start >= line_start,
         _ => false,
     }
+}
+
+/// Whether an unfinished line may still turn out to be a heading line: an
+/// ATX heading (`#` to `######`, then a blank or nothing yet) or a setext
+/// underline (only `=` or only `-` so far).
+fn may_become_heading(tail: &str) -> bool {
+    let trimmed = tail.trim_start_matches([' ', '\t']);
+    let hashes = trimmed.bytes().take_while(|&b| b == b'#').count();
+    if hashes > 0 {
+        return hashes <= 6
+            && trimmed
+                .as_bytes()
+                .get(hashes)
+                .is_none_or(|b| matches!(b, b' ' | b'\t'));
+    }
+    let content = trimmed.trim_end_matches([' ', '\t']);
+    content.bytes().all(|b| b == b'=') || content.bytes().all(|b| b == b'-')
 }
 
 /// `#` to `######` followed by a space, a tab or the end of the line (the

@@ -28,3 +28,37 @@ fn the_check_answer_example_prints_its_result() {
         })
     );
 }
+
+#[allow(dead_code, reason = "main is the example's, not the test's")]
+#[path = "../../../examples/streaming/stream_answer.rs"]
+mod stream_answer;
+
+#[test]
+fn the_stream_answer_example_prints_events_as_the_chunks_settle_them() {
+    let out = stream_answer::run();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines.first().copied(),
+        Some("chunk 3: {\"event\":\"section_started\",\"name\":\"Short answer\",\"level\":2}"),
+        "the section starts when its heading line is complete"
+    );
+    assert!(
+        out.contains("chunk 100: {\"event\":\"list_item\",\"section\":\"Reasoning\",\"path\":\"/Reasoning/0\""),
+        "the first item is sent once the second one starts: {out}"
+    );
+    assert!(
+        out.contains(
+            "--- stop the model and re-ask:\nThe section `Assumptions` of your answer does not follow the format: \
+             `Assumptions` must be `-` bullet items or `None`.\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("\"event\":\"payload_completed\",\"name\":\"cache_config\""),
+        "{out}"
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some("valid: false (errors: section_not_bullets:Assumptions)")
+    );
+}
