@@ -166,3 +166,35 @@ pub fn hostile_json() -> Vec<(String, String)> {
         })
         .unwrap_or_default()
 }
+
+/// A structured model answer as JSON, at least `target_bytes` long: a
+/// title, a prose summary with quotes, escapes and non-ASCII text, and
+/// findings with numbers, booleans, nulls and nested tags — the shape of a
+/// structured output, with strings longer than `json_records`' ones.
+pub fn json_structured(target_bytes: usize) -> String {
+    let mut out = String::with_capacity(target_bytes + 512);
+    out.push_str("{\"title\": \"Review of the rate cache\", \"approved\": false, ");
+    out.push_str("\"summary\": \"The cache cuts provider calls by about 98%; the \\\"stale rate\\\" path has no test, and the TTL is hard-coded \\u2014 read it from config.\\nSee the findings below.\", ");
+    out.push_str("\"findings\": [");
+    let mut n = 0usize;
+    while out.len() < target_bytes {
+        if n > 0 {
+            out.push_str(", ");
+        }
+        n += 1;
+        out.push_str(&format!(
+            "{{\"id\": {n}, \"file\": \"src/rates/mod{}.rs\", \"line\": {}, \"severity\": \"{}\", \"message\": \"Finding {n}: the fallback to \\u201clast known\\u201d is not covered; add a test that freezes the clock at 23:59 and checks the quote (≤ 60 s old).\", \"fixed\": {}, \"owner\": null, \"score\": {}.5, \"tags\": [\"cache\", \"tests\"]}}",
+            n % 7,
+            (n * 37) % 900,
+            match n % 3 {
+                0 => "minor",
+                1 => "major",
+                _ => "critical",
+            },
+            n.is_multiple_of(2),
+            n % 10
+        ));
+    }
+    out.push_str("]}");
+    out
+}
