@@ -39,7 +39,8 @@ pub(crate) fn run() -> String {
             .ok()
             .and_then(|v| v.get("delta")?.as_str().map(str::to_owned))
             .unwrap_or_default();
-        for event in stream.push(&delta) {
+        let events: Vec<StreamEvent> = stream.push(&delta).collect();
+        for event in events {
             print(&(n + 1).to_string(), &event, &stream, &mut out);
         }
     }

@@ -134,7 +134,9 @@ pub(crate) fn extract(
     let file = one_input(responses)?;
     let mut stream = flexmd_ofs::StreamingExtractor::with_options(spec, options);
     let name = read_pieces(file, |piece| {
-        stream.push(piece).iter().try_for_each(print_json_line)
+        stream
+            .push(piece)
+            .try_for_each(|event| print_json_line(&event))
     })?;
     let mut end = stream.finish();
     end.events.iter().try_for_each(print_json_line)?;

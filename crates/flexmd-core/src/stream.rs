@@ -9,6 +9,7 @@
 //! checked by the parser and found not to be one; such checks are budgeted
 //! so that hostile input stays linear.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
@@ -235,7 +236,13 @@ impl MarkdownStream {
         let end = self.text.len();
         let piece_start = self.piece_start;
         if let Some(events) = parse_piece(&self.text, piece_start..end) {
-            self.feed(&events);
+            feed(
+                &self.text,
+                &events,
+                &mut self.outline,
+                &mut self.tables,
+                &mut self.lists,
+            );
         }
         let text = std::mem::take(&mut self.text);
         let parts = MarkdownParts {
@@ -301,7 +308,7 @@ impl MarkdownStream {
             let fence = Fence { marker, len };
             // Only a fence at the top level hides headings: not one inside
             // a list item, a quote or an HTML block. The parser tells.
-            if let Checked::Yes(_) = self.check(start, next, Candidate::Fence) {
+            if self.check(start, next, Candidate::Fence) == Checked::Yes {
                 self.fence = Some(fence);
             }
             return;
@@ -332,8 +339,7 @@ impl MarkdownStream {
     /// Parses the piece up to the end of the line at `start..next`, and
     /// when that line completes a top-level heading, reads the piece.
     fn try_heading(&mut self, start: usize, next: usize, kind: Candidate) {
-        if let Checked::Yes(events) = self.check(start, next, kind) {
-            self.feed(&events);
+        if self.check(start, next, kind) == Checked::Yes {
             self.piece_start = next;
             self.wasted = 0;
             self.unchecked = None;
@@ -357,20 +363,37 @@ impl MarkdownStream {
         if ends_with(&events, start, kind) {
             if kind == Candidate::Fence {
                 self.wasted = self.wasted.saturating_add(piece_len);
+            } else {
+                // A heading ends the piece: its events are final. They
+                // borrow the text, so they are fed here, not returned.
+                feed(
+                    &self.text,
+                    &events,
+                    &mut self.outline,
+                    &mut self.tables,
+                    &mut self.lists,
+                );
             }
-            Checked::Yes(events)
+            Checked::Yes
         } else {
             self.wasted = self.wasted.saturating_add(piece_len);
             Checked::No
         }
     }
+}
 
-    fn feed(&mut self, events: &[(Event<'_>, Range<usize>)]) {
-        for (event, range) in events {
-            self.outline.on_event(&self.text, event, range.clone());
-            self.tables.on_event(&self.text, event, range.clone());
-            self.lists.on_event(&self.text, event, range.clone());
-        }
+/// Gives a piece's events to the readers a whole-text parse feeds.
+fn feed(
+    text: &str,
+    events: &[(Event<'_>, Range<usize>)],
+    outline: &mut OutlineReader,
+    tables: &mut TableReader,
+    lists: &mut ListReader,
+) {
+    for (event, range) in events {
+        outline.on_event(text, event, range.clone());
+        tables.on_event(text, event, range.clone());
+        lists.on_event(text, event, range.clone());
     }
 }
 
@@ -385,32 +408,36 @@ enum Candidate {
     Fence,
 }
 
-/// A piece's parse, owned.
-type Events = Vec<(Event<'static>, Range<usize>)>;
-
 /// What the parser said of a candidate line.
 #[derive(Debug, PartialEq)]
 enum Checked {
-    /// It is one (with the piece's events).
-    Yes(Events),
+    /// It is one (a heading's piece is then read).
+    Yes,
     /// It is not.
     No,
     /// Not checked: the budget of failed checks is spent.
     Skipped,
 }
 
-/// The parser's events for `text[range]`, with ranges into all of `text`;
-/// owned, since `text` grows after the call.
-fn parse_piece(text: &str, range: Range<usize>) -> Option<Vec<(Event<'static>, Range<usize>)>> {
+/// The parser's events for `text[range]`, with ranges into all of `text`.
+fn parse_piece(text: &str, range: Range<usize>) -> Option<Vec<(Event<'_>, Range<usize>)>> {
     let offset = range.start;
     let piece = text.get(range)?;
-    let parsed = parser_text(piece);
-    Some(
-        Parser::new_ext(&parsed, options())
-            .into_offset_iter()
-            .map(|(event, r)| (event.into_static(), r.start + offset..r.end + offset))
-            .collect(),
-    )
+    match parser_text(piece) {
+        Cow::Borrowed(piece) => Some(
+            Parser::new_ext(piece, options())
+                .into_offset_iter()
+                .map(|(event, r)| (event, r.start + offset..r.end + offset))
+                .collect(),
+        ),
+        // Lone carriage returns were replaced: the events own their text.
+        Cow::Owned(fixed) => Some(
+            Parser::new_ext(&fixed, options())
+                .into_offset_iter()
+                .map(|(event, r)| (event.into_static(), r.start + offset..r.end + offset))
+                .collect(),
+        ),
+    }
 }
 
 /// Whether the last top-level block of `events` is what `kind` says,

@@ -8,6 +8,7 @@
 //! exactly what [`check`](crate::check) returns for the whole answer.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use flexmd_core::{
     ExtractedResult, ExtractedSection, FlexPayload, ListItem, MarkdownStream, MdNode,
@@ -31,7 +32,7 @@ pub enum StreamEvent {
     /// A heading that names a spec section is complete.
     SectionStarted {
         /// The section's name in the spec.
-        name: String,
+        name: Arc<str>,
         /// The heading's level, 1 to 6.
         level: u8,
     },
@@ -42,19 +43,21 @@ pub enum StreamEvent {
     /// already have been sent as part of the section before.
     SectionDelta {
         /// The section's name in the spec.
-        name: String,
+        name: Arc<str>,
         /// The new text.
         text: String,
     },
     /// A section is complete — a heading at its level or above, or another
     /// spec section's heading, has started, or the answer has ended — and
     /// `value` is what [`extract`](crate::extract) gives for it. If the
-    /// answer repeats the section's heading later, the section is completed
-    /// again with the value the repeat leads to (merged, or replaced by a
-    /// higher-level one): the last `SectionCompleted` of a name is final.
+    /// answer repeats the section's heading later, the repeats stream as
+    /// deltas and items under the same name, and the section is completed
+    /// again at the end with the value they lead to (merged, or replaced
+    /// by a higher-level one): the last `SectionCompleted` of a name is
+    /// final.
     SectionCompleted {
         /// The section's name in the spec.
-        name: String,
+        name: Arc<str>,
         /// The extracted section.
         value: ExtractedSection,
     },
@@ -62,7 +65,7 @@ pub enum StreamEvent {
     /// sub-items.
     ListItem {
         /// The section's name in the spec.
-        section: String,
+        section: Arc<str>,
         /// Where the item's text lands in [`to_json`](crate::to_json)'s
         /// object, as a JSON Pointer (`/Risks/0`).
         path: String,
@@ -87,7 +90,7 @@ pub enum StreamEvent {
     /// language (`json`, `json5`, `table`; anything else as text).
     PayloadCompleted {
         /// The payload's name (`X`).
-        name: String,
+        name: Arc<str>,
         /// The payload: `lang`, `raw`, `value`, `parseError`.
         payload: FlexPayload,
     },
@@ -193,7 +196,7 @@ impl Lines {
 ///
 /// let spec = parse_spec("- Short answer — prose\n- Risks — list\n").value;
 /// let mut stream = StreamingExtractor::new(&spec);
-/// let mut events = stream.push("## Short answer\nShip ");
+/// let mut events: Vec<StreamEvent> = stream.push("## Short answer\nShip ").collect();
 /// events.extend(stream.push("it.\n\n## Risks\n"));
 /// let names: Vec<String> = events
 ///     .iter()
@@ -213,7 +216,9 @@ impl Lines {
 pub struct StreamingExtractor {
     spec: OutputFormatSpec,
     options: ExtractOptions,
-    stream: MarkdownStream,
+    /// Taken out while a push reads it beside the rest (always there
+    /// between calls).
+    stream: Option<MarkdownStream>,
     lines: Lines,
     /// Spec section by normalised name.
     keys: HashMap<String, usize>,
@@ -235,6 +240,10 @@ pub struct StreamingExtractor {
     /// Items of the open piece sent before the piece is parsed.
     early: EarlyItems,
     payloads: Payloads,
+    /// The events of a push, handed out by draining.
+    buffer: Vec<StreamEvent>,
+    /// The spec's section names, shared by every event that names one.
+    names: Vec<Arc<str>>,
 }
 
 /// Payload bindings and their fences, found line by line.
@@ -353,7 +362,7 @@ impl Payloads {
     fn complete(&mut self, raw: &str, events: &mut Vec<StreamEvent>) {
         if let Some(open) = self.open.take() {
             events.push(StreamEvent::PayloadCompleted {
-                name: open.name,
+                name: open.name.into(),
                 payload: flexmd_frames::read_payload(open.lang.as_deref(), raw),
             });
         }
@@ -433,7 +442,7 @@ impl StreamingExtractor {
         Self {
             spec: spec.clone(),
             options: options.clone(),
-            stream: MarkdownStream::new(),
+            stream: Some(MarkdownStream::new()),
             lines: Lines::default(),
             keys,
             seen: Vec::new(),
@@ -448,12 +457,18 @@ impl StreamingExtractor {
             violations_sent: Vec::new(),
             early: EarlyItems::default(),
             payloads: Payloads::default(),
+            buffer: Vec::new(),
+            names: spec
+                .sections
+                .iter()
+                .map(|s| Arc::from(s.name.as_str()))
+                .collect(),
         }
     }
 
     /// Everything pushed so far.
     pub fn text(&self) -> &str {
-        self.stream.text()
+        self.stream.as_ref().map_or("", MarkdownStream::text)
     }
 
     /// The spec the answer is checked against.
@@ -469,11 +484,13 @@ impl StreamingExtractor {
     }
 
     /// Reads `chunk`, the next piece of the answer, and returns the events
-    /// it settled, in the order of the text.
-    pub fn push(&mut self, chunk: &str) -> Vec<StreamEvent> {
-        self.stream.push(chunk);
-        let mut events = Vec::new();
-        let stream = std::mem::take(&mut self.stream);
+    /// it settled, in the order of the text (drained from a buffer the
+    /// stream reuses: a push allocates no list of its own).
+    pub fn push(&mut self, chunk: &str) -> std::vec::Drain<'_, StreamEvent> {
+        let mut stream = self.stream.take().unwrap_or_default();
+        stream.push(chunk);
+        let mut events = std::mem::take(&mut self.buffer);
+        events.clear();
         self.lines.update(stream.text());
         self.advance(
             stream.text(),
@@ -485,14 +502,15 @@ impl StreamingExtractor {
         self.send_delta(stream.text(), stream.settled_to(), &mut events);
         self.early_items(stream.text(), stream.parsed_to(), &mut events);
         self.payloads.scan(stream.text(), &mut events);
-        self.stream = stream;
-        events
+        self.stream = Some(stream);
+        self.buffer = events;
+        self.buffer.drain(..)
     }
 
     /// Ends the stream: the last events, and the report and extracted
     /// result of the whole answer.
     pub fn finish(mut self) -> StreamFinish {
-        let stream = std::mem::take(&mut self.stream);
+        let stream = self.stream.take().unwrap_or_default();
         let (text, parts) = stream.finish();
         self.lines.update(&text);
         let mut events = Vec::new();
@@ -501,17 +519,18 @@ impl StreamingExtractor {
         self.send_delta(&text, text.len(), &mut events);
         self.payloads.finish(&text, &mut events);
         let (report, extracted) = check_parts(&text, parts, &self.spec, &self.options);
-        for section in &self.spec.sections {
+        for (index, section) in self.spec.sections.iter().enumerate() {
             let Some(value) = extracted.sections_by_name.get(&section.name) else {
                 continue;
             };
-            let i = self.index_of(&section.name);
+            let i = Some(index);
+            let name = name_of(&self.names, index);
             // Items only the end placed (a section found by its label).
             if let (Some(i), Some(list)) = (i, &value.list) {
                 let sent = self.items_sent.get(i).copied().unwrap_or(0);
                 for (n, item) in list.items.iter().enumerate().skip(sent) {
                     events.push(StreamEvent::ListItem {
-                        section: section.name.clone(),
+                        section: Arc::clone(&name),
                         path: format!("/{}/{n}", pointer_token(&section.name)),
                         item: item.clone(),
                     });
@@ -522,7 +541,7 @@ impl StreamingExtractor {
                 .and_then(Option::as_ref);
             if last != Some(value) {
                 events.push(StreamEvent::SectionCompleted {
-                    name: section.name.clone(),
+                    name: Arc::clone(&name),
                     value: value.clone(),
                 });
             }
@@ -538,10 +557,6 @@ impl StreamingExtractor {
             extracted,
             text,
         }
-    }
-
-    fn index_of(&self, name: &str) -> Option<usize> {
-        self.spec.sections.iter().position(|s| s.name == name)
     }
 
     /// Takes in the headings, lists and tables read since the last call,
@@ -640,9 +655,9 @@ impl StreamingExtractor {
             }
         }
         if let Some((i, _)) = section {
-            if let Some(spec_section) = self.spec.sections.get(i) {
+            if i < self.spec.sections.len() {
                 events.push(StreamEvent::SectionStarted {
-                    name: spec_section.name.clone(),
+                    name: name_of(&self.names, i),
                     level: h.level,
                 });
             }
@@ -674,7 +689,7 @@ impl StreamingExtractor {
         self.early.sent = early - skip;
         for item in list.list.items.iter().skip(skip) {
             events.push(StreamEvent::ListItem {
-                section: section.name.clone(),
+                section: name_of(&self.names, i),
                 path: format!("/{}/{}", pointer_token(&section.name), *sent),
                 item: item.clone(),
             });
@@ -767,7 +782,7 @@ impl StreamingExtractor {
                         break;
                     };
                     events.push(StreamEvent::ListItem {
-                        section: section.name.clone(),
+                        section: name_of(&self.names, i),
                         path: format!("/{}/{}", pointer_token(&section.name), *sent),
                         item,
                     });
@@ -796,8 +811,7 @@ impl StreamingExtractor {
             .seen
             .get(open)
             .and_then(|s| s.section)
-            .and_then(|(i, _)| self.spec.sections.get(i))
-            .map(|s| s.name.clone())
+            .map(|(i, _)| name_of(&self.names, i))
         else {
             return;
         };
@@ -826,6 +840,13 @@ impl StreamingExtractor {
         let Some(section) = self.spec.sections.get(i) else {
             return;
         };
+        // A section is completed while streaming once, at its first
+        // occurrence; repeats (merged, or replaced by a higher level) are
+        // settled by `finish`. Completing each repeat with the merged value
+        // would cost the whole section again each time: quadratic.
+        if self.completed.get(i).is_some_and(Option::is_some) {
+            return;
+        }
         let (exact, numbered): (Vec<usize>, Vec<usize>) = {
             let mut exact = Vec::new();
             let mut numbered = Vec::new();
@@ -843,17 +864,23 @@ impl StreamingExtractor {
         } else {
             (exact, Found::Heading)
         };
-        let heads: Vec<Head<'_>> = self
-            .seen
+        // Only the candidates' headings and subtree ends, renumbered.
+        let heads: Vec<Head<'_>> = candidates
             .iter()
+            .filter_map(|&j| self.seen.get(j))
             .map(|s| Head {
                 level: s.level,
                 key: &s.key,
                 source: Some((s.heading.clone(), s.heading.end)),
             })
             .collect();
+        let ends: Vec<usize> = candidates
+            .iter()
+            .map(|&j| self.ends.get(j).copied().unwrap_or(usize::MAX))
+            .collect();
+        let candidates: Vec<usize> = (0..heads.len()).collect();
         let bounds = Bounds {
-            subtree_ends: &self.ends,
+            subtree_ends: &ends,
             section_starts: &self.section_starts,
         };
         let Some(located) = from_headings(text, &heads, &bounds, &candidates, found) else {
@@ -895,7 +922,7 @@ impl StreamingExtractor {
             .is_none_or(|last| last.as_ref() != Some(&value));
         if changed {
             events.push(StreamEvent::SectionCompleted {
-                name: section.name.clone(),
+                name: name_of(&self.names, i),
                 value: value.clone(),
             });
             if let Some(slot) = self.completed.get_mut(i) {
@@ -1038,6 +1065,11 @@ fn flat_headings(nodes: &[MdNode]) -> Vec<StreamHeading> {
         stack.extend(node.children.iter().rev());
     }
     out
+}
+
+/// Section `i`'s shared name.
+fn name_of(names: &[Arc<str>], i: usize) -> Arc<str> {
+    names.get(i).cloned().unwrap_or_else(|| Arc::from(""))
 }
 
 /// A JSON Pointer reference token: `~` → `~0`, `/` → `~1`.

@@ -59,7 +59,7 @@ fn assert_agrees(text: &str, cuts: &[usize]) -> Result<(), TestCaseError> {
     let mut last = BTreeMap::new();
     for event in &all {
         if let StreamEvent::SectionCompleted { name, value } = event {
-            last.insert(name.clone(), value.clone());
+            last.insert(name.to_string(), value.clone());
         }
     }
     let want: BTreeMap<_, _> = extracted
@@ -119,11 +119,13 @@ fn assert_agrees(text: &str, cuts: &[usize]) -> Result<(), TestCaseError> {
     for event in &pushed {
         if let StreamEvent::SectionCompleted { name, value } = event {
             prop_assert!(
-                completions.insert(name.clone(), value.clone()).is_none(),
+                completions
+                    .insert(name.to_string(), value.clone())
+                    .is_none(),
                 "{} completed twice",
                 name
             );
-            prop_assert_eq!(Some(value), extracted.sections_by_name.get(name));
+            prop_assert_eq!(Some(value), extracted.sections_by_name.get(&**name));
         }
     }
     for issue in &sent {
@@ -138,14 +140,14 @@ fn assert_agrees(text: &str, cuts: &[usize]) -> Result<(), TestCaseError> {
     for event in &all {
         match event {
             StreamEvent::SectionDelta { name, text } => {
-                deltas.entry(name.clone()).or_default().push_str(text);
+                deltas.entry(name.to_string()).or_default().push_str(text);
             }
             StreamEvent::ListItem {
                 section,
                 item,
                 path,
             } => {
-                let list = items.entry(section.clone()).or_default();
+                let list = items.entry(section.to_string()).or_default();
                 prop_assert_eq!(path, &format!("/{section}/{}", list.len()));
                 list.push(item.clone());
             }
@@ -292,7 +294,9 @@ fn every_split_of_small_answers_agrees() {
 fn a_section_completes_when_the_next_heading_line_is_complete() {
     let spec = spec();
     let mut stream = StreamingExtractor::new(&spec);
-    let events = stream.push("## Short answer\nYes, ship it.\n\n## Ri");
+    let events: Vec<StreamEvent> = stream
+        .push("## Short answer\nYes, ship it.\n\n## Ri")
+        .collect();
     assert_eq!(
         events,
         [
@@ -306,7 +310,9 @@ fn a_section_completes_when_the_next_heading_line_is_complete() {
             },
         ]
     );
-    let events = stream.push("sks\nProse, not bullets.\n## Steps\n");
+    let events: Vec<StreamEvent> = stream
+        .push("sks\nProse, not bullets.\n## Steps\n")
+        .collect();
     let kinds: Vec<String> = events
         .iter()
         .map(|e| {
@@ -350,7 +356,9 @@ fn a_section_completes_when_the_next_heading_line_is_complete() {
 fn items_and_rows_are_sent_as_they_are_read() {
     let spec = spec();
     let mut stream = StreamingExtractor::new(&spec);
-    let mut events = stream.push("## Risks\n- load\n- cost\n  - hidden\n\n");
+    let mut events: Vec<StreamEvent> = stream
+        .push("## Risks\n- load\n- cost\n  - hidden\n\n")
+        .collect();
     events.extend(stream.push("| Option | Cost |\n|---|---|\n| a | 1 |\n## Notes\n"));
     let json: Vec<serde_json::Value> = events
         .iter()
@@ -380,7 +388,7 @@ fn an_item_is_sent_once_the_next_one_starts() {
     let spec = spec();
     let mut stream = StreamingExtractor::new(&spec);
     stream.push("## Risks\n- load\n  - at peak\n");
-    let events = stream.push("- cost\n");
+    let events: Vec<StreamEvent> = stream.push("- cost\n").collect();
     let items: Vec<serde_json::Value> = events
         .iter()
         .filter(|e| matches!(e, StreamEvent::ListItem { .. }))
@@ -394,7 +402,7 @@ fn an_item_is_sent_once_the_next_one_starts() {
         ]
     );
     // The last item comes when the section ends, once.
-    let events = stream.push("\n## Steps\n1. go\n");
+    let events: Vec<StreamEvent> = stream.push("\n## Steps\n1. go\n").collect();
     let paths: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
@@ -406,7 +414,7 @@ fn an_item_is_sent_once_the_next_one_starts() {
     // A lazy continuation line is the parser's call: that item waits.
     let mut stream = StreamingExtractor::new(&spec);
     stream.push("## Risks\n- load\nmore about load\n");
-    let events = stream.push("- cost\n");
+    let events: Vec<StreamEvent> = stream.push("- cost\n").collect();
     assert!(
         !events
             .iter()
@@ -418,13 +426,15 @@ fn an_item_is_sent_once_the_next_one_starts() {
 fn a_bound_payload_fence_is_sent_when_it_closes() {
     let spec = spec();
     let mut stream = StreamingExtractor::new(&spec);
-    let mut events = stream.push("## Notes\n@payload:name: plan\n```json\n{\"steps\": [1, 2]}\n");
+    let mut events: Vec<StreamEvent> = stream
+        .push("## Notes\n@payload:name: plan\n```json\n{\"steps\": [1, 2]}\n")
+        .collect();
     assert!(
         !events
             .iter()
             .any(|e| matches!(e, StreamEvent::PayloadCompleted { .. }))
     );
-    events = stream.push("```\n\n```python\n@payload:name: no\n```\n```flexmd\n@payload:name: t\n```table\n| a |\n|---|\n| 1 |\n```\n```\n@payload:name: cut\n```\nabc");
+    events = stream.push("```\n\n```python\n@payload:name: no\n```\n```flexmd\n@payload:name: t\n```table\n| a |\n|---|\n| 1 |\n```\n```\n@payload:name: cut\n```\nabc").collect();
     let payloads: Vec<serde_json::Value> = events
         .iter()
         .chain(&stream.finish().events)

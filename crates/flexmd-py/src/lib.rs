@@ -495,7 +495,8 @@ impl StreamingExtractor {
     fn push<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
         let mut guard = self.stream.lock().map_err(|_| finished_error(py))?;
         let stream = guard.as_mut().ok_or_else(|| finished_error(py))?;
-        to_py(py, &stream.push(text))
+        let events: Vec<flexmd_ofs::StreamEvent> = stream.push(text).collect();
+        to_py(py, &events)
     }
 
     /// Ends the answer: the last events, then the `finished` event with the
