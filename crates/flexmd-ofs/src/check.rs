@@ -38,6 +38,24 @@ pub struct Issue {
 }
 
 impl Issue {
+    /// An issue at `span`, whose start is at `(line, column)`.
+    pub(crate) fn at(
+        code: &str,
+        section: Option<&str>,
+        message: String,
+        span: Span,
+        (line, column): (usize, usize),
+    ) -> Self {
+        Issue {
+            code: code.to_owned(),
+            section: section.map(str::to_owned),
+            message,
+            span,
+            line,
+            column,
+        }
+    }
+
     /// flex-md's form: `code:SECTION`, or just `code` for table issues.
     ///
     /// ```
@@ -343,17 +361,10 @@ fn analyze_parts<'a>(
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let issue = |code: &str, section: Option<&str>, message: String, span: Span| {
-        let (line, column) = index
+        let place = index
             .get_or_init(|| LineIndex::new(response))
             .line_col(span.start);
-        Issue {
-            code: code.to_owned(),
-            section: section.map(str::to_owned),
-            message,
-            span,
-            line,
-            column,
-        }
+        Issue::at(code, section, message, span, place)
     };
     // Each section's lists, moved out of the parse when only one section
     // wants them (copying thousands of merged items was a tenth of the time).

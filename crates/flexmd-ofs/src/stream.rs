@@ -665,21 +665,23 @@ impl StreamingExtractor {
         }
     }
 
+    /// The spec section open in the answer, when its lists' items are
+    /// sent (a list kind, or prose with `lists_in_prose`).
+    fn open_list_section(&self) -> Option<usize> {
+        let (open, _) = self.current?;
+        let (i, _) = self.seen.get(open)?.section?;
+        let section = self.spec.sections.get(i)?;
+        (section.kind != SectionKind::Prose || self.options.lists_in_prose).then_some(i)
+    }
+
     /// Items of a list in the open section, when its kind is a list.
     fn on_list(&mut self, list: &TopLevelList, events: &mut Vec<StreamEvent>) {
-        let Some((open, _)) = self.current else {
-            return;
-        };
-        let Some((i, _)) = self.seen.get(open).and_then(|s| s.section) else {
+        let Some(i) = self.open_list_section() else {
             return;
         };
         let Some(section) = self.spec.sections.get(i) else {
             return;
         };
-        let wants_items = section.kind != SectionKind::Prose || self.options.lists_in_prose;
-        if !wants_items {
-            return;
-        }
         let Some(sent) = self.items_sent.get_mut(i) else {
             return;
         };
@@ -704,18 +706,14 @@ impl StreamingExtractor {
         if self.early.piece != parsed_to || self.early.scanned < parsed_to {
             self.early = EarlyItems::at(parsed_to);
         }
-        let Some((open, _)) = self.current else {
-            return;
-        };
-        let Some((i, _)) = self.seen.get(open).and_then(|s| s.section) else {
+        let Some(i) = self.open_list_section() else {
             return;
         };
         let Some(section) = self.spec.sections.get(i) else {
             return;
         };
-        let wants_items = section.kind != SectionKind::Prose || self.options.lists_in_prose;
         let bytes = text.as_bytes();
-        while !self.early.stopped && wants_items {
+        while !self.early.stopped {
             let start = self.early.scanned;
             let rest = bytes.get(start..).unwrap_or_default();
             let Some(end) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
@@ -888,15 +886,8 @@ impl StreamingExtractor {
         };
         let lines = &self.lines;
         let issue = |code: &str, section: Option<&str>, message: String, span: Span| {
-            let (line, column) = lines.line_col(text, span.start);
-            Issue {
-                code: code.to_owned(),
-                section: section.map(str::to_owned),
-                message,
-                span,
-                line,
-                column,
-            }
+            let place = lines.line_col(text, span.start);
+            Issue::at(code, section, message, span, place)
         };
         let spans = located.content_spans.clone();
         let checked = check_section(

@@ -479,6 +479,15 @@ fn finished_error(py: Python<'_>) -> PyErr {
     flexmd_error(py, "FlexmdError", "the stream is finished", None)
 }
 
+/// A stream taken out to be finished (an error when it already was).
+fn take_stream<T>(py: Python<'_>, stream: &std::sync::Mutex<Option<T>>) -> PyResult<T> {
+    stream
+        .lock()
+        .map_err(|_| finished_error(py))?
+        .take()
+        .ok_or_else(|| finished_error(py))
+}
+
 /// An answer checked and extracted while it streams in (`Spec.stream()`).
 /// Each event is the dict `flexmd extract --stream` prints as a line.
 #[pyclass(module = "flexmd", frozen)]
@@ -502,12 +511,7 @@ impl StreamingExtractor {
     /// Ends the answer: the last events, then the `finished` event with the
     /// report and the result (what `extract` and `validate` give).
     fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let stream = self
-            .stream
-            .lock()
-            .map_err(|_| finished_error(py))?
-            .take()
-            .ok_or_else(|| finished_error(py))?;
+        let stream = take_stream(py, &self.stream)?;
         let (strict, as_json, spec) = (self.strict, self.as_json, &self.spec);
         let events = py.detach(move || {
             let mut end = stream.finish();
@@ -590,12 +594,7 @@ impl PyStreamingJson {
     /// `found` details when `repairs` is true.
     #[pyo3(signature = (repairs = false))]
     fn finish<'py>(&self, py: Python<'py>, repairs: bool) -> PyResult<Bound<'py, PyAny>> {
-        let stream = self
-            .stream
-            .lock()
-            .map_err(|_| finished_error(py))?
-            .take()
-            .ok_or_else(|| finished_error(py))?;
+        let stream = take_stream(py, &self.stream)?;
         let event = py.detach(move || stream.finish().finished_event(repairs));
         to_py(py, &event)
     }
