@@ -64,7 +64,7 @@ pub use outline::{build_outline, render_outline};
 pub use parts::{MarkdownParts, read_markdown};
 pub use stream::{MarkdownStream, StreamHeading};
 pub use table::parse_tables;
-pub use text::{KeyAllocator, LineSpan, bom_len, line_spans, normalize_title, slugify};
+pub use text::{KeyAllocator, LineCursor, LineSpan, bom_len, line_spans, normalize_title, slugify};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

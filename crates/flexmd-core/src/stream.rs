@@ -21,7 +21,7 @@ use crate::model::{ParsedTable, Span};
 use crate::outline::OutlineReader;
 use crate::parts::MarkdownParts;
 use crate::table::TableReader;
-use crate::text::bom_len;
+use crate::text::{LineCursor, bom_len};
 
 /// A top-level heading of a [`MarkdownStream`], in document order: the
 /// headings that become the outline's nodes.
@@ -102,8 +102,12 @@ pub struct MarkdownStream {
     text: String,
     front: FrontMatter,
     body_start: usize,
-    /// Start of the first line not scanned yet.
-    scanned: usize,
+    /// The lines read so far; its start is that of the first line not
+    /// read yet.
+    lines: LineCursor,
+    /// The unfinished last line, as far as it tells whether it may become
+    /// a heading.
+    tail: Tail,
     /// Start of the text not yet parsed.
     piece_start: usize,
     fence: Option<Fence>,
@@ -139,7 +143,8 @@ impl MarkdownStream {
             text: String::new(),
             front: FrontMatter::Undecided,
             body_start: 0,
-            scanned: 0,
+            lines: LineCursor::default(),
+            tail: Tail::at(0),
             piece_start: 0,
             fence: None,
             previous_blank: true,
@@ -157,10 +162,13 @@ impl MarkdownStream {
     /// proportional to the chunk, plus one parse of each piece it ends.
     pub fn push(&mut self, chunk: &str) {
         self.text.push_str(chunk);
-        while let Some((start, next)) = self.next_line() {
+        while let Some((start, _, next)) = self.lines.next_line(&self.text) {
             self.scan_line(start, next);
-            self.scanned = next;
         }
+        if self.tail.start != self.lines.start() {
+            self.tail = Tail::at(self.lines.start());
+        }
+        self.tail.read(self.text.as_bytes());
     }
 
     /// Everything pushed so far.
@@ -203,12 +211,14 @@ impl MarkdownStream {
 
     fn settled_unbounded(&self) -> usize {
         if self.front != FrontMatter::Done {
-            return self.body_start.max(self.scanned).min(self.piece_start);
+            return self
+                .body_start
+                .max(self.lines.start())
+                .min(self.piece_start);
         }
-        let tail = self.text.get(self.scanned..).unwrap_or_default();
-        let could_be_heading = self.fence.is_none() && may_become_heading(tail);
+        let could_be_heading = self.fence.is_none() && self.tail.may_become_heading();
         if could_be_heading {
-            self.scanned
+            self.lines.start()
         } else {
             self.text.len()
         }
@@ -219,10 +229,11 @@ impl MarkdownStream {
     /// which is returned with them.
     pub fn finish(mut self) -> (String, MarkdownParts) {
         // The last line has no line ending (or a lone final `\r`): it is complete now.
-        if self.scanned < self.text.len() {
-            let (start, end) = (self.scanned, self.text.len());
+        let start = self.lines.start();
+        if start < self.text.len() {
+            let end = self.text.len();
             self.scan_line(start, end);
-            self.scanned = end;
+            self.lines = LineCursor::at(end);
         }
         if self.saw_link_definition {
             let parts = crate::read_markdown(&self.text);
@@ -251,24 +262,6 @@ impl MarkdownStream {
             lists: self.lists.lists,
         };
         (text, parts)
-    }
-
-    /// The next complete line after `scanned`: its start and the start of
-    /// the line after it. A final `\r` waits: a `\n` may follow.
-    fn next_line(&self) -> Option<(usize, usize)> {
-        let start = self.scanned;
-        let bytes = self.text.as_bytes();
-        let rest = bytes.get(start..)?;
-        let at = rest.iter().position(|&b| b == b'\n' || b == b'\r')?;
-        let end = start + at;
-        match bytes.get(end) {
-            Some(b'\r') => match bytes.get(end + 1) {
-                None => None,
-                Some(b'\n') => Some((start, end + 2)),
-                Some(_) => Some((start, end + 1)),
-            },
-            _ => Some((start, end + 1)),
-        }
     }
 
     fn scan_line(&mut self, start: usize, next: usize) {
@@ -472,21 +465,66 @@ fn ends_with(events: &[(Event<'_>, Range<usize>)], line_start: usize, kind: Cand
     }
 }
 
-/// Whether an unfinished line may still turn out to be a heading line: an
-/// ATX heading (`#` to `######`, then a blank or nothing yet) or a setext
-/// underline (only `=` or only `-` so far).
-fn may_become_heading(tail: &str) -> bool {
-    let trimmed = tail.trim_start_matches([' ', '\t']);
-    let hashes = trimmed.bytes().take_while(|&b| b == b'#').count();
-    if hashes > 0 {
-        return hashes <= 6
-            && trimmed
-                .as_bytes()
-                .get(hashes)
-                .is_none_or(|b| matches!(b, b' ' | b'\t'));
+/// Whether the unfinished last line may still turn out to be a heading
+/// line: an ATX heading (`#` to `######`, then a blank or nothing yet) or a
+/// setext underline (only `=` or only `-`, then blanks). Read a byte at a
+/// time as the line grows, so a long line costs its length once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Tail {
+    /// Where the line starts, and how far it has been read.
+    start: usize,
+    read: usize,
+    phase: TailPhase,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TailPhase {
+    /// Blanks so far.
+    Indent,
+    /// This many `#`.
+    Hashes(u8),
+    /// A run of `=` or `-`; `true` once blanks follow it.
+    Run(u8, bool),
+    /// Decided: it may be a heading (an ATX opening is complete).
+    Maybe,
+    /// Decided: it is not one.
+    No,
+}
+
+impl Tail {
+    fn at(start: usize) -> Self {
+        Self {
+            start,
+            read: start,
+            phase: TailPhase::Indent,
+        }
     }
-    let content = trimmed.trim_end_matches([' ', '\t']);
-    content.bytes().all(|b| b == b'=') || content.bytes().all(|b| b == b'-')
+
+    /// Reads the line's bytes after those read before.
+    fn read(&mut self, bytes: &[u8]) {
+        use TailPhase::{Hashes, Indent, Maybe, No, Run};
+        for &b in bytes.get(self.read..).unwrap_or_default() {
+            if matches!(self.phase, Maybe | No) {
+                break;
+            }
+            self.read += 1;
+            let blank = matches!(b, b' ' | b'\t' | b'\r');
+            self.phase = match (self.phase, b) {
+                (Indent, _) if blank => Indent,
+                (Indent, b'#') => Hashes(1),
+                (Indent, b'=' | b'-') => Run(b, false),
+                (Hashes(n), b'#') if n < 6 => Hashes(n + 1),
+                (Hashes(_), _) if blank => Maybe,
+                (Run(c, false), _) if b == c => Run(c, false),
+                (Run(c, _), _) if blank => Run(c, true),
+                _ => No,
+            };
+        }
+    }
+
+    fn may_become_heading(&self) -> bool {
+        self.phase != TailPhase::No
+    }
 }
 
 /// `#` to `######` followed by a space, a tab or the end of the line (the

@@ -478,6 +478,9 @@ struct Scanner {
     fence: Option<OpenFence>,
     /// Inside a value the parser is reading; `Some(true)` in a fence.
     value: Option<bool>,
+    /// Up to where the line at `at` is known to hold no line break (a line
+    /// waited on is searched once, not once a push).
+    searched: usize,
 }
 
 impl Default for Scanner {
@@ -489,6 +492,7 @@ impl Default for Scanner {
             reasoning: None,
             fence: None,
             value: None,
+            searched: 0,
         }
     }
 }
@@ -600,8 +604,9 @@ impl Scanner {
     fn line_opening(&mut self, text: &str) -> LineStart {
         let bytes = text.as_bytes();
         let line = bytes.get(self.at..).unwrap_or_default();
-        let line_end = memchr::memchr2(b'\n', b'\r', line);
-        let indent = line.iter().take_while(|&&b| b == b' ').count();
+        let line_end = self.line_end(bytes);
+        // Four spaces are indented code: no need to count further.
+        let indent = line.iter().take(4).take_while(|&&b| b == b' ').count();
         let Some(&first) = line.get(indent) else {
             return LineStart::Wait;
         };
@@ -672,6 +677,22 @@ impl Scanner {
         LineStart::Go
     }
 
+    /// The length of the line at `at` when it has ended, searching only
+    /// the bytes not searched before.
+    fn line_end(&mut self, bytes: &[u8]) -> Option<usize> {
+        let from = self.searched.max(self.at);
+        match bytes
+            .get(from..)
+            .and_then(|rest| memchr::memchr2(b'\n', b'\r', rest))
+        {
+            Some(i) => Some(from + i - self.at),
+            None => {
+                self.searched = bytes.len();
+                None
+            }
+        }
+    }
+
     /// Inside a value: the text ready for the parser, up to a line that may
     /// close the fence the value is in.
     fn ready(&mut self, text: &str) -> Ready {
@@ -684,12 +705,12 @@ impl Scanner {
         };
         let line = bytes.get(self.at..).unwrap_or_default();
         if self.line_start {
-            let indent = line.iter().take_while(|&&b| b == b' ').count();
+            let indent = line.iter().take(4).take_while(|&&b| b == b' ').count();
             let Some(&first) = line.get(indent) else {
                 return Ready::Wait;
             };
             if indent <= 3 && first == fence.marker {
-                let Some(end) = memchr::memchr2(b'\n', b'\r', line) else {
+                let Some(end) = self.line_end(bytes) else {
                     return Ready::Wait;
                 };
                 let content = text.get(self.at..self.at + end).unwrap_or_default();

@@ -334,3 +334,21 @@ fn hostile_streams_stay_bounded() {
         Some(200_001)
     );
 }
+
+#[test]
+fn a_stream_of_one_long_line_reads_it_once() {
+    // A line waited on (a fence's or a reasoning tag's) is searched once,
+    // not once a piece; a string of 2 MB grows in place.
+    for text in [
+        format!("```{}", "j".repeat(2_000_000)),
+        format!("<think{}", " ".repeat(2_000_000)),
+        format!("{}{{\"a\": 1}}", " ".repeat(2_000_000)),
+        format!("```json\n{}[1]\n```", " ".repeat(2_000_000)),
+    ] {
+        let mut s = StreamingJson::new();
+        for piece in text.as_bytes().chunks(16) {
+            let _ = s.push(std::str::from_utf8(piece).unwrap());
+        }
+        assert_eq!(s.finish().found, find_json(&text));
+    }
+}

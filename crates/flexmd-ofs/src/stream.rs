@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use flexmd_core::{
-    ExtractedResult, ExtractedSection, FlexPayload, ListItem, MarkdownStream, MdNode,
+    ExtractedResult, ExtractedSection, FlexPayload, LineCursor, ListItem, MarkdownStream, MdNode,
     OutputFormatSpec, ParsedList, ParsedTable, SectionKind, Span, StreamHeading, TopLevelList,
     normalize_title,
 };
@@ -250,7 +250,7 @@ pub struct StreamingExtractor {
 #[derive(Debug, Default)]
 struct Payloads {
     /// The next line to look at.
-    scanned: usize,
+    lines: LineCursor,
     /// A binding line's payload name, waiting for its fence.
     name: Option<String>,
     /// The bound fence being read.
@@ -273,20 +273,8 @@ struct OpenPayload {
 impl Payloads {
     /// Reads the complete lines after the last one read.
     fn scan(&mut self, text: &str, events: &mut Vec<StreamEvent>) {
-        let bytes = text.as_bytes();
-        loop {
-            let start = self.scanned;
-            let rest = bytes.get(start..).unwrap_or_default();
-            let Some(end) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
-                return;
-            };
-            let next = match rest.get(end..end + 2) {
-                Some(b"\r\n") => start + end + 2,
-                _ if rest.get(end) == Some(&b'\r') && end + 1 == rest.len() => return,
-                _ => start + end + 1,
-            };
-            self.line(text, start, start + end, next, events);
-            self.scanned = next;
+        while let Some((start, end, next)) = self.lines.next_line(text) {
+            self.line(text, start, end, next, events);
         }
     }
 
@@ -372,10 +360,10 @@ impl Payloads {
     /// open (complete at the end, as a fence the text ends in is).
     fn finish(&mut self, text: &str, events: &mut Vec<StreamEvent>) {
         self.scan(text, events);
-        if self.scanned < text.len() {
-            let start = self.scanned;
+        let start = self.lines.start();
+        if start < text.len() {
             self.line(text, start, text.len(), text.len(), events);
-            self.scanned = text.len();
+            self.lines = LineCursor::at(text.len());
         }
         let raw = self
             .open
@@ -394,7 +382,7 @@ struct EarlyItems {
     /// Where the piece starts ([`MarkdownStream::parsed_to`]).
     piece: usize,
     /// The next line to look at.
-    scanned: usize,
+    lines: LineCursor,
     /// Where the current top-level item starts.
     item: Option<usize>,
     /// The column its content starts at: lines indented this far belong
@@ -415,7 +403,7 @@ impl EarlyItems {
     fn at(piece: usize) -> Self {
         Self {
             piece,
-            scanned: piece,
+            lines: LineCursor::at(piece),
             previous_blank: true,
             content_column: usize::MAX,
             ..Self::default()
@@ -703,7 +691,7 @@ impl StreamingExtractor {
     /// parsed pieces already shows complete: a top-level item ends where the
     /// next one's marker starts.
     fn early_items(&mut self, text: &str, parsed_to: usize, events: &mut Vec<StreamEvent>) {
-        if self.early.piece != parsed_to || self.early.scanned < parsed_to {
+        if self.early.piece != parsed_to || self.early.lines.start() < parsed_to {
             self.early = EarlyItems::at(parsed_to);
         }
         let Some(i) = self.open_list_section() else {
@@ -712,21 +700,11 @@ impl StreamingExtractor {
         let Some(section) = self.spec.sections.get(i) else {
             return;
         };
-        let bytes = text.as_bytes();
         while !self.early.stopped {
-            let start = self.early.scanned;
-            let rest = bytes.get(start..).unwrap_or_default();
-            let Some(end) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
+            let Some((start, end, _)) = self.early.lines.next_line(text) else {
                 break;
             };
-            // A final `\r` may be followed by `\n`: wait for it.
-            let next = match rest.get(end..end + 2) {
-                Some(b"\r\n") => start + end + 2,
-                Some([b'\r']) | None if rest.get(end) == Some(&b'\r') => break,
-                _ => start + end + 1,
-            };
-            let line = text.get(start..start + end).unwrap_or_default();
-            self.early.scanned = next;
+            let line = text.get(start..end).unwrap_or_default();
             let trimmed = line.trim_start_matches([' ', '\t']);
             // In columns: a tab goes to the next multiple of four.
             let indent =
@@ -1021,6 +999,9 @@ fn item_marker(line: &str) -> Option<Marker> {
 /// The one item `slice` holds (a top-level list item alone), with spans
 /// moved to the whole text; `None` when it parses otherwise.
 fn single_item(slice: &str, offset: usize) -> Option<ListItem> {
+    if let Some(item) = one_line_item(slice, offset) {
+        return Some(item);
+    }
     let list = flexmd_core::parse_list(slice)?;
     let [mut item] = <[ListItem; 1]>::try_from(list.items).ok()?;
     // The item must be the whole slice (but blank lines after it).
@@ -1029,6 +1010,40 @@ fn single_item(slice: &str, offset: usize) -> Option<ListItem> {
     }
     shift_spans(&mut item, offset);
     Some(item)
+}
+
+/// The item of a slice that is one line of plain text after its marker
+/// (`- text`, `2. text`), read without a parser: most items are. Anything
+/// the parser could read otherwise (a tab or indented code after the
+/// marker, a nested list marker, several lines) is left to it.
+fn one_line_item(slice: &str, offset: usize) -> Option<ListItem> {
+    let line = slice.trim_end_matches([' ', '\t', '\n', '\r']);
+    if line.contains(['\n', '\r']) {
+        return None;
+    }
+    let marker = item_marker(line)?;
+    let after = match marker {
+        Marker::Bullet(_) => 1,
+        Marker::Ordered(..) => line.bytes().take_while(u8::is_ascii_digit).count() + 1,
+    };
+    let rest = line.get(after..)?;
+    let gap = rest.bytes().take_while(|&b| b == b' ').count();
+    let text = rest.get(gap..)?;
+    let nested = item_marker(text).is_some()
+        || text.starts_with(['-', '*', '+', '#', '>', '`', '~', '<', '|', '[', '\\'])
+        || text.bytes().next().is_some_and(|b| b.is_ascii_digit());
+    if rest.starts_with('\t') || !(1..=4).contains(&gap) || nested || text.contains('\t') {
+        return None;
+    }
+    Some(ListItem {
+        text: text.to_owned(),
+        index: match marker {
+            Marker::Ordered(n, _) => Some(n),
+            Marker::Bullet(_) => None,
+        },
+        children: Vec::new(),
+        span: Some(offset..offset + line.len()),
+    })
 }
 
 fn shift_spans(item: &mut ListItem, offset: usize) {
@@ -1066,4 +1081,27 @@ fn name_of(names: &[Arc<str>], i: usize) -> Arc<str> {
 /// A JSON Pointer reference token: `~` → `~0`, `/` → `~1`.
 fn pointer_token(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A one-line item read without the parser is what the parser reads.
+        #[test]
+        fn one_line_items_read_as_the_parser_reads_them(
+            marker in prop::sample::select(vec!["-", "*", "+", "1.", "2)", "10.", "007."]),
+            gap in prop::sample::select(vec![" ", "  ", "    ", "     ", "\t", " \t"]),
+            text in "[a-z *_`#>\\[\\]<|!\\\\0-9.)(~-]{0,12}",
+            end in prop::sample::select(vec!["", "\n", "\r\n", "  \n", "\n\n"]),
+        ) {
+            let slice = format!("{marker}{gap}{text}{end}");
+            if let Some(fast) = one_line_item(&slice, 0) {
+                let parsed = flexmd_core::parse_list(&slice).map(|l| l.items);
+                prop_assert_eq!(Some(vec![fast]), parsed, "{:?}", slice);
+            }
+        }
+    }
 }

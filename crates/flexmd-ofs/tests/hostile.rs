@@ -84,3 +84,30 @@ fn a_hundred_thousand_sections() {
     let report = flexmd_ofs::validate(&answer, &spec);
     assert!(report.ok, "{:?}", report.errors.first());
 }
+
+/// Streams `answer` in 16-byte pieces; the end must equal `check`.
+fn stream_in_16_byte_pieces(answer: &str) -> flexmd_ofs::StreamFinish {
+    let mut stream = flexmd_ofs::StreamingExtractor::new(&spec());
+    for piece in answer.as_bytes().chunks(16) {
+        let _ = stream.push(std::str::from_utf8(piece).unwrap());
+    }
+    stream.finish()
+}
+
+#[test]
+fn a_stream_of_one_long_line_reads_it_once() {
+    // Each 16-byte piece of a 2 MB line used to search the line from its
+    // start for its end (and for a heading's `---`): 131 072 pieces x 1 MB.
+    for line in [
+        "word ".repeat(400_000),
+        "-".repeat(2_000_000),
+        " ".repeat(2_000_000),
+        format!("- {}", "item ".repeat(400_000)),
+    ] {
+        let answer = format!("## Risks\n{line}\n## Steps\n1. x\n");
+        let end = stream_in_16_byte_pieces(&answer);
+        let (report, extracted) = check(&answer, &spec(), &ExtractOptions::default());
+        assert_eq!(end.report, report);
+        assert_eq!(end.extracted, extracted);
+    }
+}
