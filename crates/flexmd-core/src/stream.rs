@@ -118,6 +118,10 @@ pub struct MarkdownStream {
     /// The first line since the last heading found that may open a heading
     /// but was not checked (budget spent).
     unchecked: Option<usize>,
+    /// A line of the open piece starts with `<` (an HTML block may hide the
+    /// lines after it) or opens a fence the parser was not asked about:
+    /// headings there are checked by the parser.
+    unsure_in_piece: bool,
     /// A link reference definition (`[a]: /url`) may be used anywhere in
     /// the text, before it too: once a line looks like one, nothing more is
     /// read until [`MarkdownStream::finish`], which parses the whole text.
@@ -150,6 +154,7 @@ impl MarkdownStream {
             previous_blank: true,
             wasted: 0,
             unchecked: None,
+            unsure_in_piece: false,
             saw_link_definition: false,
             settled_cap: usize::MAX,
             outline: OutlineReader::recording(),
@@ -301,8 +306,10 @@ impl MarkdownStream {
             let fence = Fence { marker, len };
             // Only a fence at the top level hides headings: not one inside
             // a list item, a quote or an HTML block. The parser tells.
-            if self.check(start, next, Candidate::Fence) == Checked::Yes {
-                self.fence = Some(fence);
+            match self.check(start, next, Candidate::Fence) {
+                Checked::Yes => self.fence = Some(fence),
+                Checked::Skipped => self.unsure_in_piece = true,
+                Checked::No => {}
             }
             return;
         }
@@ -317,6 +324,17 @@ impl MarkdownStream {
             return;
         }
         let rest = content.get(indent..).unwrap_or_default();
+        if rest.starts_with('<') {
+            // An HTML block may hide what follows, up to a blank line.
+            self.unsure_in_piece = true;
+        }
+        if indent == 0 && !self.unsure_in_piece && is_atx_heading(rest) {
+            // `# Title` at the margin, with no HTML block open before it:
+            // it ends every block (lists, quotes, tables, paragraphs) and is
+            // a top-level heading. One parse reads the piece.
+            self.read_piece(next);
+            return;
+        }
         let candidate = if is_atx_heading(rest) {
             Some(Candidate::Atx)
         } else if !previous_blank && is_setext_underline(rest) {
@@ -329,13 +347,36 @@ impl MarkdownStream {
         }
     }
 
+    /// Reads the piece up to `next`, known to end with a heading, in one
+    /// parse whose events go straight to the readers.
+    fn read_piece(&mut self, next: usize) {
+        let range = self.piece_start..next;
+        let offset = range.start;
+        if let Some(piece) = self.text.get(range) {
+            let parsed = parser_text(piece);
+            for (event, r) in Parser::new_ext(&parsed, options()).into_offset_iter() {
+                let r = r.start + offset..r.end + offset;
+                self.outline.on_event(&self.text, &event, r.clone());
+                self.tables.on_event(&self.text, &event, r.clone());
+                self.lists.on_event(&self.text, &event, r);
+            }
+        }
+        self.start_piece(next);
+    }
+
+    /// The next piece starts at `next`.
+    fn start_piece(&mut self, next: usize) {
+        self.piece_start = next;
+        self.wasted = 0;
+        self.unchecked = None;
+        self.unsure_in_piece = false;
+    }
+
     /// Parses the piece up to the end of the line at `start..next`, and
     /// when that line completes a top-level heading, reads the piece.
     fn try_heading(&mut self, start: usize, next: usize, kind: Candidate) {
         if self.check(start, next, kind) == Checked::Yes {
-            self.piece_start = next;
-            self.wasted = 0;
-            self.unchecked = None;
+            self.start_piece(next);
         }
     }
 
@@ -577,6 +618,8 @@ mod tests {
             "[x]\n# [x]\n\n[x]: /url\n",
             "\u{feff}# Bom\ntext",
             "# a | b\n--|--\n| 1 | 2 |\n",
+            "- a\n# b\n> q\n# c\n| x |\n|---|\n# d\n    code\n# e\n",
+            "<div>\n# hidden\n\n# shown\n",
         ];
         for text in samples {
             let whole = read_markdown(text);
@@ -588,6 +631,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_fence_the_budget_left_unchecked_hides_its_comments() {
+        // Failed checks (`---` under list items are rules) spend the budget,
+        // so the fence below is not confirmed: its `# comment` must still
+        // not be taken for a heading.
+        let text = format!("# A\n{}```\n# comment\n```\n# B\n", "- a\n---\n".repeat(40));
+        let whole = read_markdown(&text);
+        for chunk in [1, 3, 16, 64] {
+            assert_eq!(streamed(&text, chunk), whole, "chunks of {chunk}");
+        }
+        let titles: Vec<&str> = whole
+            .outline
+            .nodes
+            .iter()
+            .map(|n| n.title.as_str())
+            .collect();
+        assert_eq!(titles, ["A", "B"]);
     }
 
     #[test]
