@@ -249,17 +249,8 @@ impl MarkdownStream {
             self.body_start = bom_len(self.text.as_bytes());
             self.piece_start = self.body_start;
         }
-        let end = self.text.len();
-        let piece_start = self.piece_start;
-        if let Some(events) = parse_piece(&self.text, piece_start..end) {
-            feed(
-                &self.text,
-                &events,
-                &mut self.outline,
-                &mut self.tables,
-                &mut self.lists,
-            );
-        }
+        // The last piece: what a heading would have ended, the end does.
+        self.read_piece(self.text.len());
         let text = std::mem::take(&mut self.text);
         let parts = MarkdownParts {
             outline: self.outline.finish(&text),
@@ -347,8 +338,8 @@ impl MarkdownStream {
         }
     }
 
-    /// Reads the piece up to `next`, known to end with a heading, in one
-    /// parse whose events go straight to the readers.
+    /// Reads the piece up to `next`, known to end with a heading (or the
+    /// text), in one parse whose events go straight to the readers.
     fn read_piece(&mut self, next: usize) {
         let range = self.piece_start..next;
         let offset = range.start;
