@@ -1,13 +1,40 @@
-//! Profiling aid: `prof_stream SIZE CHUNK [answer|json|check]` streams a
-//! generated text of SIZE bytes in CHUNK-byte pieces (or, with `check`,
-//! reads it once; with `none`, only makes the input), for `perf` or
-//! `valgrind --tool=callgrind`.
+//! Profiling aid: `prof_stream SIZE CHUNK [answer|json|check|none|ratio] [RUNS]`
+//! streams a generated text of SIZE bytes in CHUNK-byte pieces (or, with
+//! `check`, reads it once; with `none`, only makes the input), RUNS times in
+//! one process, for `perf` or `valgrind --tool=callgrind`. `ratio` runs one
+//! `check` and one stream of the answer back to back per run and prints the
+//! ratio of each pair and their median: on a machine whose speed drifts,
+//! pairs measured seconds apart compare better than separate runs.
+
+use std::time::{Duration, Instant};
+
+fn stream_answer(spec: &flexmd_ofs::OutputFormatSpec, pieces: &[&str]) -> (Duration, usize) {
+    let start = Instant::now();
+    let mut events = 0usize;
+    let mut stream = flexmd_ofs::StreamingExtractor::new(spec);
+    for piece in pieces {
+        events += stream.push(piece).len();
+    }
+    let end = stream.finish();
+    let took = start.elapsed();
+    events += end.events.len();
+    (took, events)
+}
+
+fn check_answer(spec: &flexmd_ofs::OutputFormatSpec, text: &str) -> (Duration, usize) {
+    let start = Instant::now();
+    let result = flexmd_ofs::check(text, spec, &flexmd_ofs::ExtractOptions::default());
+    // Dropped after the timing, as the stream's result is.
+    let took = start.elapsed();
+    (took, result.0.errors.len())
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let size: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(1 << 20);
     let chunk: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(16);
     let mode = args.get(2).map_or("answer", String::as_str);
+    let runs: usize = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1);
     let spec = flexmd_ofs::parse_spec(include_str!("../../examples/specs/answer.md")).value;
     let text = if mode == "json" {
         flexmd_benches::json_structured(size)
@@ -20,28 +47,42 @@ fn main() {
         .map(|c| std::str::from_utf8(c).unwrap_or_default())
         .collect();
     let mut events = 0usize;
-    match mode {
-        // Only the input: subtract it from the others.
-        "none" => events += pieces.len(),
-        "check" => {
-            let (report, _) =
-                flexmd_ofs::check(&text, &spec, &flexmd_ofs::ExtractOptions::default());
-            events += report.errors.len();
-        }
-        "json" => {
-            let mut stream = flexmd_detect::StreamingJson::new();
-            for piece in &pieces {
-                events += stream.push(piece).patches.len();
+    let mut ratios = Vec::new();
+    for _ in 0..runs {
+        match mode {
+            // Only the input: subtract it from the others.
+            "none" => events += pieces.len(),
+            "check" => {
+                let (took, n) = check_answer(&spec, &text);
+                eprintln!("check {took:?}");
+                events += n;
             }
-            events += stream.finish().patches.len();
-        }
-        _ => {
-            let mut stream = flexmd_ofs::StreamingExtractor::new(&spec);
-            for piece in &pieces {
-                events += stream.push(piece).len();
+            "ratio" => {
+                let (once, _) = check_answer(&spec, &text);
+                let (streamed, n) = stream_answer(&spec, &pieces);
+                events += n;
+                let ratio = streamed.as_secs_f64() / once.as_secs_f64();
+                eprintln!("check {once:?}, stream {streamed:?}, ratio {ratio:.2}");
+                ratios.push(ratio);
             }
-            events += stream.finish().events.len();
+            "json" => {
+                let mut stream = flexmd_detect::StreamingJson::new();
+                for piece in &pieces {
+                    events += stream.push(piece).patches.len();
+                }
+                events += stream.finish().patches.len();
+            }
+            _ => {
+                let (took, n) = stream_answer(&spec, &pieces);
+                eprintln!("stream {took:?}");
+                events += n;
+            }
         }
+    }
+    if !ratios.is_empty() {
+        ratios.sort_by(f64::total_cmp);
+        let median = ratios.get(ratios.len() / 2).copied().unwrap_or_default();
+        eprintln!("median ratio {median:.2} over {} pairs", ratios.len());
     }
     println!("{events} events");
 }

@@ -74,54 +74,162 @@ impl Error {
 #[derive(Debug, Clone)]
 pub struct LineIndex<'a> {
     text: &'a str,
+    starts: LineStarts,
+}
+
+/// Bytes per character checkpoint of [`LineStarts`].
+const CHAR_BLOCK: usize = 4096;
+
+/// The part of a [`LineIndex`] that owns no text: where the lines of a text
+/// start, and how many characters come before each block of it. It can be
+/// [extended](Self::extend) as the text grows, so a stream indexes each byte
+/// once and turns the index into a [`LineIndex`] at the end.
+///
+/// ```
+/// use flexmd_core::{LineIndex, LineStarts};
+/// let mut starts = LineStarts::new();
+/// starts.extend("ab\r");
+/// starts.extend("ab\r\ncé");
+/// let index = LineIndex::from_starts("ab\r\ncé", starts);
+/// assert_eq!(index.line_col(5), (2, 2));
+/// ```
+#[derive(Debug, Clone)]
+pub struct LineStarts {
     /// Byte offset where each line starts; the first is 0.
     line_starts: Vec<usize>,
     /// For each block of [`CHAR_BLOCK`] bytes, the characters before it: a
     /// column is found in bounded time on a line of any length.
     chars_before_block: Vec<usize>,
+    /// Bytes read so far, and the characters that start in them.
+    scanned: usize,
+    chars: usize,
+    /// The text read so far ends in `\r`: whether a line starts after it
+    /// depends on whether `\n` comes next.
+    pending_cr: bool,
 }
 
-/// Bytes per character checkpoint of [`LineIndex`].
-const CHAR_BLOCK: usize = 4096;
+impl Default for LineStarts {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
-impl<'a> LineIndex<'a> {
-    /// Indexes the line starts of `text` in one pass.
-    pub fn new(text: &'a str) -> Self {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        let mut chars_before_block = Vec::with_capacity(bytes.len() / CHAR_BLOCK + 1);
-        let mut chars = 0usize;
-        let mut i = 0;
-        while let Some(&b) = bytes.get(i) {
-            if i % CHAR_BLOCK == 0 {
-                chars_before_block.push(chars);
-            }
-            // A character starts at every byte but a continuation byte.
-            chars += usize::from(b & 0xC0 != 0x80);
-            i += 1;
-            let ends_line = match b {
-                b'\n' => true,
-                b'\r' => bytes.get(i) != Some(&b'\n'),
-                _ => false,
-            };
-            if ends_line {
-                line_starts.push(i);
-            }
-        }
+impl LineStarts {
+    /// The index of an empty text.
+    pub fn new() -> Self {
         Self {
-            text,
-            line_starts,
-            chars_before_block,
+            line_starts: vec![0],
+            chars_before_block: Vec::new(),
+            scanned: 0,
+            chars: 0,
+            pending_cr: false,
         }
     }
 
-    /// The characters that start before byte `offset`.
-    fn chars_before(&self, offset: usize) -> usize {
+    /// Reads what `text` adds to the text given before (`text` extends it;
+    /// the first call gets the whole text so far).
+    pub fn extend(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        if self.pending_cr {
+            let Some(&next) = bytes.get(self.scanned) else {
+                return;
+            };
+            self.pending_cr = false;
+            if next != b'\n' {
+                self.line_starts.push(self.scanned);
+            }
+        }
+        // A block at a time: characters counted and line ends searched with
+        // vector instructions rather than a branch per byte.
+        while self.scanned < bytes.len() {
+            let at = self.scanned;
+            if at.is_multiple_of(CHAR_BLOCK) {
+                self.chars_before_block.push(self.chars);
+            }
+            let end = ((at / CHAR_BLOCK + 1) * CHAR_BLOCK).min(bytes.len());
+            let Some(block) = bytes.get(at..end) else {
+                break;
+            };
+            if block.len() < 64 {
+                // A stream's few new bytes: one plain loop beats setting up
+                // vector searches.
+                for (i, &b) in block.iter().enumerate() {
+                    self.chars += usize::from(b & 0xC0 != 0x80);
+                    if b <= b'\r' && (b == b'\n' || b == b'\r') {
+                        self.line_end(bytes, at + i);
+                    }
+                }
+            } else {
+                self.chars += block.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+                for i in memchr::memchr2_iter(b'\n', b'\r', block) {
+                    self.line_end(bytes, at + i);
+                }
+            }
+            self.scanned = end;
+        }
+    }
+
+    /// Line `k` (from 0) of `text`, the text read so far, once its line
+    /// ending has been read: its start, the end of its content and the
+    /// start of the line after it.
+    ///
+    /// ```
+    /// use flexmd_core::LineStarts;
+    /// let mut lines = LineStarts::new();
+    /// lines.extend("one\r\ntw");
+    /// assert_eq!(lines.line("one\r\ntw", 0), Some((0, 3, 5)));
+    /// assert_eq!(lines.line("one\r\ntw", 1), None, "not ended yet");
+    /// assert_eq!(lines.line_start(1), 5);
+    /// ```
+    pub fn line(&self, text: &str, k: usize) -> Option<(usize, usize, usize)> {
+        let start = *self.line_starts.get(k)?;
+        let next = *self.line_starts.get(k + 1)?;
+        let bytes = text.as_bytes();
+        let mut end = next;
+        for ending in [b'\n', b'\r'] {
+            if end > start && bytes.get(end - 1) == Some(&ending) {
+                end -= 1;
+            }
+        }
+        Some((start, end, next))
+    }
+
+    /// Where line `k` starts; past the last line, where the last starts.
+    pub fn line_start(&self, k: usize) -> usize {
+        self.line_starts
+            .get(k)
+            .or(self.line_starts.last())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The first line that starts at or after byte `offset`.
+    pub fn line_at(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s < offset)
+    }
+
+    /// Notes the line that the `\n` or `\r` at `at` ends.
+    fn line_end(&mut self, bytes: &[u8], at: usize) {
+        let next = at + 1;
+        if bytes.get(at) == Some(&b'\n') {
+            self.line_starts.push(next);
+        } else {
+            match bytes.get(next) {
+                Some(b'\n') => {}
+                Some(_) => self.line_starts.push(next),
+                None => self.pending_cr = true,
+            }
+        }
+    }
+
+    /// The characters that start before byte `offset` (at most the bytes
+    /// read).
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        let offset = offset.min(self.scanned);
         let block = offset / CHAR_BLOCK;
         let base = self.chars_before_block.get(block).copied().unwrap_or(0);
         let from = block * CHAR_BLOCK;
-        base + self
-            .text
+        base + text
             .as_bytes()
             .get(from..offset)
             .unwrap_or_default()
@@ -130,19 +238,43 @@ impl<'a> LineIndex<'a> {
             .count()
     }
 
-    /// The 1-based line and column of byte `offset`; offsets past the end map
-    /// to the end, offsets inside a character to the column after it. Takes
-    /// bounded time on lines of any length.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
+    /// As [`LineIndex::line_col`], for `text`, the text read so far (a `\r`
+    /// at its end has not ended its line yet).
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len()).min(self.scanned);
         let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
         let mut start = self.line_starts.get(line - 1).copied().unwrap_or(0);
         if line == 1 {
             // Editors do not show a byte order mark: columns start after it.
-            start = crate::text::bom_len(self.text.as_bytes()).min(offset);
+            start = crate::text::bom_len(text.as_bytes()).min(offset);
         }
-        let column = self.chars_before(offset) - self.chars_before(start) + 1;
+        let column = self.chars_before(text, offset) - self.chars_before(text, start) + 1;
         (line, column)
+    }
+}
+
+impl<'a> LineIndex<'a> {
+    /// Indexes the line starts of `text` in one pass.
+    pub fn new(text: &'a str) -> Self {
+        Self::from_starts(text, LineStarts::new())
+    }
+
+    /// The index of `text` from `starts`, which has read all or the start of
+    /// it (the rest is read here): `text` is complete, so a `\r` at its end
+    /// ends a line.
+    pub fn from_starts(text: &'a str, mut starts: LineStarts) -> Self {
+        starts.extend(text);
+        if std::mem::take(&mut starts.pending_cr) {
+            starts.line_starts.push(starts.scanned);
+        }
+        Self { text, starts }
+    }
+
+    /// The 1-based line and column of byte `offset`; offsets past the end map
+    /// to the end, offsets inside a character to the column after it. Takes
+    /// bounded time on lines of any length.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        self.starts.line_col(self.text, offset)
     }
 }
 

@@ -18,7 +18,8 @@
 //!   any JSON parser builds a tree.
 //! - [`Diagnostic`], [`Parsed`]: lenient results with what was noticed.
 //! - [`decode_utf8`], [`LineIndex`], [`Error`]: turning input bytes into
-//!   text and byte offsets into `line:column`.
+//!   text and byte offsets into `line:column` ([`LineStarts`]: the same
+//!   index, grown as a stream's text arrives).
 //!
 //! Markdown parsing never fails: every builder returns a value for any input,
 //! in linear time, without recursion on the input's nesting.
@@ -55,7 +56,7 @@ mod text;
 
 pub use code::{CodeBlock, FenceOpening, code_blocks, fence_opening, front_matter};
 pub use diagnostic::{Diagnostic, Parsed, Severity};
-pub use error::{Error, LineIndex, decode_utf8};
+pub use error::{Error, LineIndex, LineStarts, decode_utf8};
 pub use json::{MAX_JSON_VALUES, json_nesting_exceeds, json_values_exceed};
 pub use list::{MAX_LIST_DEPTH, TopLevelList, parse_list};
 pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split_meta_list};
@@ -64,7 +65,7 @@ pub use outline::{build_outline, render_outline};
 pub use parts::{MarkdownParts, read_markdown};
 pub use stream::{MarkdownStream, StreamHeading};
 pub use table::parse_tables;
-pub use text::{KeyAllocator, LineCursor, LineSpan, bom_len, line_spans, normalize_title, slugify};
+pub use text::{KeyAllocator, LineSpan, bom_len, line_spans, normalize_title, slugify};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -15,13 +15,14 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
 use crate::code::{FenceOpening, fence_opening};
+use crate::error::LineStarts;
 use crate::list::{ListReader, TopLevelList};
 use crate::markdown::{options, parser_text};
 use crate::model::{ParsedTable, Span};
 use crate::outline::OutlineReader;
 use crate::parts::MarkdownParts;
 use crate::table::TableReader;
-use crate::text::{LineCursor, bom_len};
+use crate::text::bom_len;
 
 /// A top-level heading of a [`MarkdownStream`], in document order: the
 /// headings that become the outline's nodes.
@@ -102,9 +103,11 @@ pub struct MarkdownStream {
     text: String,
     front: FrontMatter,
     body_start: usize,
-    /// The lines read so far; its start is that of the first line not
-    /// read yet.
-    lines: LineCursor,
+    /// Where the lines of the text start (one scan of each byte, shared
+    /// with the stream's readers through [`MarkdownStream::line_starts`]).
+    lines: LineStarts,
+    /// The first line not read yet.
+    line: usize,
     /// The unfinished last line, as far as it tells whether it may become
     /// a heading.
     tail: Tail,
@@ -147,7 +150,8 @@ impl MarkdownStream {
             text: String::new(),
             front: FrontMatter::Undecided,
             body_start: 0,
-            lines: LineCursor::default(),
+            lines: LineStarts::new(),
+            line: 0,
             tail: Tail::at(0),
             piece_start: 0,
             fence: None,
@@ -167,11 +171,14 @@ impl MarkdownStream {
     /// proportional to the chunk, plus one parse of each piece it ends.
     pub fn push(&mut self, chunk: &str) {
         self.text.push_str(chunk);
-        while let Some((start, _, next)) = self.lines.next_line(&self.text) {
+        self.lines.extend(&self.text);
+        while let Some((start, _, next)) = self.lines.line(&self.text, self.line) {
+            self.line += 1;
             self.scan_line(start, next);
         }
-        if self.tail.start != self.lines.start() {
-            self.tail = Tail::at(self.lines.start());
+        let open_line = self.lines.line_start(self.line);
+        if self.tail.start != open_line {
+            self.tail = Tail::at(open_line);
         }
         self.tail.read(self.text.as_bytes());
     }
@@ -179,6 +186,12 @@ impl MarkdownStream {
     /// Everything pushed so far.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// Where the lines of [`text`](Self::text) start: readers that go line
+    /// by line over a stream use these instead of searching the text again.
+    pub fn line_starts(&self) -> &LineStarts {
+        &self.lines
     }
 
     /// The top-level headings read so far, in order.
@@ -218,12 +231,12 @@ impl MarkdownStream {
         if self.front != FrontMatter::Done {
             return self
                 .body_start
-                .max(self.lines.start())
+                .max(self.lines.line_start(self.line))
                 .min(self.piece_start);
         }
         let could_be_heading = self.fence.is_none() && self.tail.may_become_heading();
         if could_be_heading {
-            self.lines.start()
+            self.lines.line_start(self.line)
         } else {
             self.text.len()
         }
@@ -234,11 +247,9 @@ impl MarkdownStream {
     /// which is returned with them.
     pub fn finish(mut self) -> (String, MarkdownParts) {
         // The last line has no line ending (or a lone final `\r`): it is complete now.
-        let start = self.lines.start();
+        let start = self.lines.line_start(self.line);
         if start < self.text.len() {
-            let end = self.text.len();
-            self.scan_line(start, end);
-            self.lines = LineCursor::at(end);
+            self.scan_line(start, self.text.len());
         }
         if self.saw_link_definition {
             let parts = crate::read_markdown(&self.text);

@@ -7,9 +7,9 @@ use hashbrown::HashTable;
 
 /// Normalises a heading or section name for case-insensitive matching.
 ///
-/// Seed Appendix B (trim, drop trailing `:` and dashes, lowercase), plus what
-/// models add around a name: surrounding `**`/`__`/`*`/`_` emphasis, trailing
-/// `:`, `-`, `–`, `—` in any order, and runs of whitespace (collapsed to one space).
+/// Trims, lowercases and drops what models add around a name: surrounding
+/// `**`/`__`/`*`/`_` emphasis, trailing `:`, `-`, `–`, `—` in any order, and
+/// runs of whitespace (collapsed to one space).
 ///
 /// ```
 /// use flexmd_core::normalize_title;
@@ -41,7 +41,16 @@ pub fn normalize_title(title: &str) -> String {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.extend(word.chars().flat_map(char::to_lowercase));
+        if word.is_ascii() {
+            // Most titles: lowercased a byte at a time, not a char at a time.
+            let from = out.len();
+            out.push_str(word);
+            if let Some(added) = out.get_mut(from..) {
+                added.make_ascii_lowercase();
+            }
+        } else {
+            out.extend(word.chars().flat_map(char::to_lowercase));
+        }
     }
     out
 }
@@ -371,74 +380,5 @@ mod tests {
         assert_eq!(line_start("ab\rcd", 4), 3);
         assert_eq!(line_start("abcd", 3), 0);
         assert_eq!(line_start("ab", 99), 0, "out of range falls back to 0");
-    }
-}
-
-/// The complete lines of a text that grows at its end, each found once:
-/// the search for a line's end resumes where the last one stopped, so a
-/// long line arriving in many pieces is searched once, not once a piece.
-///
-/// Lines end at `\n`, `\r\n` or a lone `\r`; a `\r` at the very end waits,
-/// since a `\n` may follow.
-///
-/// ```
-/// use flexmd_core::LineCursor;
-/// let mut lines = LineCursor::default();
-/// let mut text = String::from("one\ntw");
-/// assert_eq!(lines.next_line(&text), Some((0, 3, 4)));
-/// assert_eq!(lines.next_line(&text), None);
-/// text.push_str("o\r");
-/// assert_eq!(lines.next_line(&text), None, "a `\\n` may follow the `\\r`");
-/// text.push_str("\nthree");
-/// assert_eq!(lines.next_line(&text), Some((4, 7, 9)));
-/// assert_eq!(lines.start(), 9);
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LineCursor {
-    /// Where the next line starts.
-    start: usize,
-    /// Up to where the next line is known to hold no line break.
-    searched: usize,
-}
-
-impl LineCursor {
-    /// A cursor whose next line starts at `start`.
-    pub fn at(start: usize) -> Self {
-        Self {
-            start,
-            searched: start,
-        }
-    }
-
-    /// Where the next line (complete or not) starts.
-    pub fn start(&self) -> usize {
-        self.start
-    }
-
-    /// The next complete line of `text`, as its start, the end of its
-    /// content and the start of the line after it; the cursor moves past
-    /// it. `None` while the line has not ended.
-    pub fn next_line(&mut self, text: &str) -> Option<(usize, usize, usize)> {
-        let bytes = text.as_bytes();
-        let from = self.searched.max(self.start);
-        let Some(at) = bytes
-            .get(from..)
-            .and_then(|rest| memchr::memchr2(b'\n', b'\r', rest))
-        else {
-            self.searched = bytes.len().max(self.start);
-            return None;
-        };
-        let end = from + at;
-        let next = match (bytes.get(end), bytes.get(end + 1)) {
-            (Some(b'\r'), None) => {
-                self.searched = end;
-                return None;
-            }
-            (Some(b'\r'), Some(b'\n')) => end + 2,
-            _ => end + 1,
-        };
-        let line = (self.start, end, next);
-        *self = Self::at(next);
-        Some(line)
     }
 }

@@ -246,3 +246,71 @@ proptest! {
         assert_prefixes(&seen, &whole)?;
     }
 }
+
+/// `line_col` counted the obvious way: lines end at `\n`, `\r\n` or a lone
+/// `\r`; columns count characters after a leading byte order mark.
+fn obvious_line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let mut line = 1;
+    let mut column = 1;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if at >= offset {
+            break;
+        }
+        let crlf = c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n');
+        if c == '\n' || (c == '\r' && !crlf) {
+            line += 1;
+            column = 1;
+        } else if !(at == 0 && c == '\u{feff}') {
+            column += 1;
+        }
+    }
+    (line, column)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// An index grown piece by piece (a `\r` at a piece's end included)
+    /// answers as one built at once, and both as counting by hand.
+    #[test]
+    fn line_starts_grown_in_pieces_index_as_one_pass(
+        text in "(\u{feff})?([a\r\né😀 ]|\r\n){0,200}",
+        cuts in proptest::collection::vec(0usize..400, 0..6),
+    ) {
+        let mut starts = flexmd_core::LineStarts::new();
+        let mut cuts: Vec<usize> = cuts.into_iter().filter(|&c| text.is_char_boundary(c.min(text.len()))).map(|c| c.min(text.len())).collect();
+        cuts.sort_unstable();
+        for cut in cuts {
+            starts.extend(&text[..cut]);
+        }
+        let grown = flexmd_core::LineIndex::from_starts(&text, starts);
+        let whole = flexmd_core::LineIndex::new(&text);
+        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            prop_assert_eq!(grown.line_col(offset), whole.line_col(offset));
+            prop_assert_eq!(whole.line_col(offset), obvious_line_col(&text, offset), "offset {}", offset);
+        }
+    }
+}
+
+#[test]
+fn line_index_blocks_count_characters_across_block_edges() {
+    // Multi-byte characters straddle the 4 096-byte checkpoints.
+    let text = format!("{}\n{}", "é".repeat(3000), "😀".repeat(3000));
+    let index = flexmd_core::LineIndex::new(&text);
+    let last = text.len() - "😀".len();
+    assert_eq!(index.line_col(last), (2, 3000));
+    assert_eq!(index.line_col(6000), (1, 3001));
+    let mut starts = flexmd_core::LineStarts::new();
+    for end in (0..=text.len())
+        .step_by(7)
+        .filter(|&e| text.is_char_boundary(e))
+    {
+        starts.extend(&text[..end]);
+    }
+    assert_eq!(
+        flexmd_core::LineIndex::from_starts(&text, starts).line_col(last),
+        (2, 3000)
+    );
+}

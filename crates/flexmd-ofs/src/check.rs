@@ -3,9 +3,9 @@
 //! its outline and once for its tables, and each list section's content once.
 
 use flexmd_core::{
-    Diagnostic, ExtractedResult, ExtractedSection, LineIndex, ListItem, MarkdownParts, MdOutline,
-    OutputFormatSpec, ParsedList, ParsedTable, SectionKind, Severity, Span, TableKind, parse_list,
-    parse_tables, read_markdown,
+    Diagnostic, ExtractedResult, ExtractedSection, LineIndex, LineStarts, ListItem, MarkdownParts,
+    MdOutline, OutputFormatSpec, ParsedList, ParsedTable, SectionKind, Severity, Span, TableKind,
+    parse_list, parse_tables, read_markdown,
 };
 use serde::Serialize;
 
@@ -245,17 +245,25 @@ pub fn check(
     spec: &OutputFormatSpec,
     options: &ExtractOptions,
 ) -> (Report, ExtractedResult) {
-    check_parts(response, read_markdown(response), spec, options)
+    check_parts(
+        response,
+        read_markdown(response),
+        LineStarts::new(),
+        spec,
+        options,
+    )
 }
 
-/// [`check`] from the answer's parts, read in one parse or in a stream.
+/// [`check`] from the answer's parts, read in one parse or in a stream
+/// (with the line starts it has read).
 pub(crate) fn check_parts(
     response: &str,
     parts: MarkdownParts,
+    lines: LineStarts,
     spec: &OutputFormatSpec,
     options: &ExtractOptions,
 ) -> (Report, ExtractedResult) {
-    let mut analysis = analyze_parts(response, parts, spec);
+    let mut analysis = analyze_parts(response, parts, lines, spec);
     let errors = std::mem::take(&mut analysis.errors);
     let warnings = std::mem::take(&mut analysis.warnings);
     let report = Report {
@@ -345,24 +353,26 @@ pub(crate) fn extracted_section(
 
 fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
     // One parse for the outline, the tables and every list.
-    analyze_parts(response, read_markdown(response), spec)
+    analyze_parts(response, read_markdown(response), LineStarts::new(), spec)
 }
 
 /// [`analyze`] from the answer's parts, read in one parse or in a stream.
 fn analyze_parts<'a>(
     response: &str,
     mut parts: MarkdownParts,
+    lines: LineStarts,
     spec: &'a OutputFormatSpec,
 ) -> Analysis<'a> {
     // Built on the first issue: a valid answer needs none.
     let index = std::cell::OnceCell::new();
+    let lines = std::cell::Cell::new(Some(lines));
     let names: Vec<&str> = spec.sections.iter().map(|s| s.name.as_str()).collect();
     let located = locate(response, &parts.outline, &names);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let issue = |code: &str, section: Option<&str>, message: String, span: Span| {
         let place = index
-            .get_or_init(|| LineIndex::new(response))
+            .get_or_init(|| LineIndex::from_starts(response, lines.take().unwrap_or_default()))
             .line_col(span.start);
         Issue::at(code, section, message, span, place)
     };
