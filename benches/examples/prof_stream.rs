@@ -48,6 +48,7 @@ fn main() {
         .collect();
     let mut events = 0usize;
     let mut ratios = Vec::new();
+    let mut times = (Vec::new(), Vec::new());
     for _ in 0..runs {
         match mode {
             // Only the input: subtract it from the others.
@@ -64,6 +65,8 @@ fn main() {
                 let ratio = streamed.as_secs_f64() / once.as_secs_f64();
                 eprintln!("check {once:?}, stream {streamed:?}, ratio {ratio:.2}");
                 ratios.push(ratio);
+                times.0.push(once);
+                times.1.push(streamed);
             }
             "json" => {
                 let mut stream = flexmd_detect::StreamingJson::new();
@@ -82,7 +85,15 @@ fn main() {
     if !ratios.is_empty() {
         ratios.sort_by(f64::total_cmp);
         let median = ratios.get(ratios.len() / 2).copied().unwrap_or_default();
-        eprintln!("median ratio {median:.2} over {} pairs", ratios.len());
+        times.0.sort();
+        times.1.sort();
+        let middle = |t: &[Duration]| t.get(t.len() / 2).copied().unwrap_or_default();
+        eprintln!(
+            "median ratio {median:.2} over {} pairs (medians: check {:?}, stream {:?})",
+            ratios.len(),
+            middle(&times.0),
+            middle(&times.1)
+        );
     }
     println!("{events} events");
 }
