@@ -1,7 +1,9 @@
-//! Profiling aid: `prof_stream SIZE CHUNK [answer|json|check|none|ratio] [RUNS]`
+//! Profiling aid: `prof_stream SIZE CHUNK [answer|json|check|none|ratio] [RUNS] [dense|long]`
 //! streams a generated text of SIZE bytes in CHUNK-byte pieces (or, with
 //! `check`, reads it once; with `none`, only makes the input), RUNS times in
-//! one process, for `perf` or `valgrind --tool=callgrind`. `ratio` runs one
+//! one process, for `perf` or `valgrind --tool=callgrind`. The answer is
+//! `flexmd_benches::document` (`dense`, a heading every 180 bytes) or
+//! `long_sections_document` (`long`, a heading every 1–2 KB). `ratio` runs one
 //! `check` and one stream of the answer back to back per run and prints the
 //! ratio of each pair and their median: on a machine whose speed drifts,
 //! pairs measured seconds apart compare better than separate runs.
@@ -38,6 +40,8 @@ fn main() {
     let spec = flexmd_ofs::parse_spec(include_str!("../../examples/specs/answer.md")).value;
     let text = if mode == "json" {
         flexmd_benches::json_structured(size)
+    } else if args.get(4).is_some_and(|d| d == "long") {
+        flexmd_benches::long_sections_document(size)
     } else {
         flexmd_benches::document(size)
     };

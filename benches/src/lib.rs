@@ -41,6 +41,33 @@ pub fn document(target_bytes: usize) -> String {
     doc
 }
 
+/// An answer of at least `target_bytes` whose sections are long, as in a
+/// real answer (a heading every 1–2 KB): the clean example answer with each
+/// section's body written eight times, repeated under chapter headings.
+/// [`document`] has a heading every 180 bytes or so; the two tell the cost
+/// of a section from the cost of the text in it.
+pub fn long_sections_document(target_bytes: usize) -> String {
+    let mut answer = String::new();
+    for section in ANSWERS[0].split("## ").filter(|s| !s.is_empty()) {
+        let (title, body) = section.split_once('\n').unwrap_or((section, ""));
+        answer.push_str("## ");
+        answer.push_str(title);
+        answer.push('\n');
+        for _ in 0..8 {
+            answer.push_str(body.trim_end());
+            answer.push_str("\n\n");
+        }
+    }
+    let mut doc = String::with_capacity(target_bytes + answer.len() + 64);
+    let mut chapter = 0usize;
+    while doc.len() < target_bytes {
+        chapter += 1;
+        doc.push_str(&format!("# Chapter {chapter}\n\nSome prose.\n\n"));
+        doc.push_str(&answer);
+    }
+    doc
+}
+
 /// A FlexMD chat transcript of at least `target_bytes`: user and assistant
 /// messages with meta, titles, JSON and table payloads and Markdown bodies.
 pub fn frames_document(target_bytes: usize) -> String {

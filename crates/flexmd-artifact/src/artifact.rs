@@ -142,10 +142,12 @@ impl SpooledArtifact {
             }
         };
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if first == 0 && from > 0 && bytes.len() == from {
-                // Only a byte order mark: one empty line.
+            if bytes.len() == from && (first > 0 || from > 0) {
+                // Nothing left to search but one empty line: the last line
+                // after a final line break (a page resuming there), or a
+                // byte order mark alone.
                 return if limit > 0 && pattern.matches_empty() {
-                    vec![0]
+                    vec![first]
                 } else {
                     Vec::new()
                 };

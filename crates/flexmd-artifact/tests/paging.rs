@@ -434,3 +434,16 @@ fn a_cancelled_grep_stops_with_an_error_not_a_short_page() {
         .unwrap_err();
     assert!(matches!(err, flexmd_artifact::ArtifactError::Cancelled));
 }
+
+#[test]
+fn pages_of_a_grep_for_empty_lines_keep_the_last_one() {
+    // Found by the property above: ten line breaks are eleven lines, the
+    // last one empty, and the pages lost it.
+    let list = artifacts(&"\n".repeat(10));
+    check_reassembled(
+        &list,
+        "artifact_grep",
+        json!({"callId": "text", "pattern": "^$", "lineNumbers": true}),
+        30,
+    );
+}
