@@ -334,9 +334,14 @@ fn release_pages(map: &memmap2::Mmap, range: Range<usize>) {
     // of the range faults them in again from the file, with the same bytes.
     // Slices borrowed from the map stay valid (the mapping itself is not
     // changed). A failure only means the pages stay resident.
+    #[cfg(unix)]
     let _ = unsafe {
         map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
     };
+    // Elsewhere (Windows, WebAssembly) there is no such advice: pages stay
+    // until the map is dropped.
+    #[cfg(not(unix))]
+    let _ = (map, start, end);
 }
 
 impl SpoolReader for FileReader {
