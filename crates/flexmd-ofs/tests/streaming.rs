@@ -280,6 +280,9 @@ fn every_split_of_small_answers_agrees() {
         "## Short answer\n```\n# not a heading\n```\n## Notes\n| Option | Cost |\n|---|---|\n| a | 1 |\n",
         "**Short answer:** yes\n\nRisks: none\n",
         "## Risks\n- a\n## Risks\n- b\n# Risks\n- c\n",
+        // A byte order mark: the first piece starts inside the first line.
+        "\u{feff}## Risks\n- a\n- b\n\n## Steps\n1. x\r\n2. y\r",
+        "\u{feff}- a\n- b\n## Risks\n- c\n",
     ];
     for text in answers {
         for cut in 0..=text.len() {
