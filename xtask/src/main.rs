@@ -11,6 +11,8 @@
 //!   in `DIR` (default `../shared/conformance`); fails when the data is
 //!   missing.
 //! - `layering`: checks that the crate graph only points down.
+//! - `js`: builds the npm package (npm/flexmd) from crates/flexmd-wasm and
+//!   runs its tests (node --test against the CLI's JSON, tsc).
 //! - `fuzz [--time SECONDS] [TARGET]`: runs the fuzz targets of `fuzz/` one
 //!   after another (default 60 s each) with `cargo +nightly fuzz`,
 //!   installing cargo-fuzz when it is missing; each target also tries its
@@ -20,6 +22,7 @@
 
 mod codegen;
 mod commonmark;
+mod js;
 mod json5;
 mod jsonpath;
 mod jsonschema_suite;
@@ -42,8 +45,9 @@ fn main() -> ExitCode {
         Some("codegen") => codegen::run(&args[1..]),
         Some("fuzz") => fuzz(&args[1..]),
         Some("python") => python::run_tests(&args[1..]),
+        Some("js") => js::run_tests(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark]>"
+            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark] | js>"
                 .to_owned(),
         ),
     };
@@ -92,18 +96,19 @@ fn ci() -> Result {
     // The README's test commands: the crates, then the Python package.
     cargo(&["test", "--workspace"])?;
     python::run_tests(&[])?;
+    js::run_tests(&[])?;
     // Generated docs and schemas must match the code that generates them.
     codegen::run(&["--check".to_owned()])?;
     // Every crate a user installs must package for a registry (a path-only
     // or unpublishable dependency would break `cargo install`).
     // The published crates: every layer but the test kit and the Python
-    // bindings (shipped as a wheel).
+    // and JavaScript bindings (shipped as a wheel and an npm package).
     // Offline: `cargo test` has fetched every dependency by now, and
     // refreshing the index again took a minute and a half.
     let mut package = vec!["package", "--no-verify", "--allow-dirty", "--offline"];
     for (krate, _) in LAYERS
         .iter()
-        .filter(|(k, _)| !["flexmd-testkit", "flexmd-py"].contains(k))
+        .filter(|(k, _)| !["flexmd-testkit", "flexmd-py", "flexmd-wasm"].contains(k))
     {
         package.extend(["-p", krate]);
     }
@@ -430,6 +435,15 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-detect",
             "flexmd-schema",
             "flexmd-artifact",
+        ],
+    ),
+    (
+        "flexmd-wasm",
+        &[
+            "flexmd-core",
+            "flexmd-frames",
+            "flexmd-ofs",
+            "flexmd-detect",
         ],
     ),
     ("flexmd-testkit", &[]),

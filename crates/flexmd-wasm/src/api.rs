@@ -1,0 +1,451 @@
+//! The functions behind the npm package, as plain Rust: JSON text in,
+//! the JSON value the `flexmd` CLI prints out (offsets in UTF-16 units).
+//! `lib.rs` exports them to JavaScript; the host tests call them directly.
+
+use flexmd_core::{FlexDocument, MdOutline, MetaTypeMode, OutputFormatSpec};
+use flexmd_frames::{HeaderStyle, ParseOptions, StringifyOptions};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::utf16::Utf16Offsets;
+
+/// Why a call failed, as the JavaScript package throws it: `name` is the
+/// `Error` subclass, `code` a stable identifier, `details` what a program
+/// needs to point at the problem.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct BindingError {
+    /// The class the JavaScript side throws: `SpecError`, `ArgumentError`.
+    pub name: &'static str,
+    /// A stable identifier (`ofs::invalid_spec_line`, `invalid_argument`).
+    pub code: String,
+    /// What went wrong, for a person.
+    pub message: String,
+    /// Where the input has a place to point at (`null` otherwise).
+    pub details: Option<Box<Place>>,
+}
+
+/// A place in an input, in the units JavaScript strings count.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Place {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in UTF-16 code units.
+    pub column: usize,
+    /// UTF-16 code-unit indices into the input.
+    pub span: PlaceSpan,
+}
+
+/// Start and end of a [`Place`], as UTF-16 code-unit indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct PlaceSpan {
+    /// The first unit.
+    pub start: usize,
+    /// Just after the last unit.
+    pub end: usize,
+}
+
+impl std::fmt::Display for BindingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for BindingError {}
+
+impl miette::Diagnostic for BindingError {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(&self.code))
+    }
+}
+
+/// The result of one call.
+pub type Outcome = Result<Value, BindingError>;
+
+fn argument_error(message: impl Into<String>) -> BindingError {
+    BindingError {
+        name: "ArgumentError",
+        code: "invalid_argument".to_owned(),
+        message: message.into(),
+        details: None,
+    }
+}
+
+/// `what` read from its JSON text (an options object, a FlexDocument, ...).
+fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, BindingError> {
+    serde_json::from_str(json).map_err(|e| argument_error(format!("{what}: {e}")))
+}
+
+fn to_value<T: serde::Serialize>(value: &T) -> Outcome {
+    serde_json::to_value(value).map_err(|e| argument_error(format!("cannot write the result: {e}")))
+}
+
+/// A spec from either form: the Markdown block, or OutputFormatSpec JSON.
+fn read_spec(spec: &str) -> Result<OutputFormatSpec, BindingError> {
+    flexmd_ofs::read_spec(spec)
+        .map(|parsed| parsed.value)
+        .map_err(|e| spec_error(spec, &e))
+}
+
+fn spec_error(spec: &str, error: &flexmd_ofs::SpecError) -> BindingError {
+    use flexmd_ofs::SpecError;
+    let code = miette::Diagnostic::code(error).map_or_else(String::new, |c| c.to_string());
+    let mut message = error.to_string();
+    if let Some(help) = miette::Diagnostic::help(error) {
+        message.push_str(&format!(" ({help})"));
+    }
+    let details = match error {
+        SpecError::Json { line, span, .. } | SpecError::BadLine { line, span, .. } => {
+            let offsets = Utf16Offsets::new(spec);
+            let start = span.offset();
+            Some(Box::new(Place {
+                line: *line,
+                column: offsets.column(start),
+                span: PlaceSpan {
+                    start: offsets.index(start),
+                    end: offsets.index(start + span.len()),
+                },
+            }))
+        }
+        SpecError::NotASpec => None,
+    };
+    BindingError {
+        name: "SpecError",
+        code,
+        message,
+        details,
+    }
+}
+
+/// Options of `parseFlexMd`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct FlexMdOptions {
+    /// `strings` (default), `infer` or `schema`.
+    meta_type_mode: Option<String>,
+    /// Per meta key, its type (`metaTypeMode: "schema"`).
+    meta_schema: Option<Value>,
+    meta_anywhere: bool,
+    array_keys: Option<Vec<String>>,
+}
+
+/// FlexMD frames to a FlexDocument (`flexmd frames parse`).
+pub fn parse_flexmd(text: &str, options: &str) -> Outcome {
+    let options: FlexMdOptions = from_json("parseFlexMd options", options)?;
+    let meta_type_mode = match (options.meta_type_mode.as_deref(), options.meta_schema) {
+        (None | Some("strings" | "schema"), Some(schema)) => {
+            MetaTypeMode::Schema(serde_json::from_value(schema).map_err(|e| {
+                argument_error(format!(
+                    "metaSchema: an object of key -> type (string, number, boolean, null, string[]): {e}"
+                ))
+            })?)
+        }
+        (Some("schema"), None) => {
+            return Err(argument_error(
+                "metaTypeMode \"schema\" needs metaSchema (an object of key -> type)",
+            ));
+        }
+        (Some("infer"), Some(_)) => {
+            return Err(argument_error(
+                "metaSchema types meta by schema; it does not go with metaTypeMode \"infer\"",
+            ));
+        }
+        (None | Some("strings"), None) => MetaTypeMode::Strings,
+        (Some("infer"), None) => MetaTypeMode::Infer,
+        (Some(other), _) => {
+            return Err(argument_error(format!(
+                "metaTypeMode must be \"strings\", \"infer\" or \"schema\", not {other:?}"
+            )));
+        }
+    };
+    let defaults = ParseOptions::default();
+    let options = ParseOptions {
+        meta_type_mode,
+        meta_anywhere: options.meta_anywhere,
+        array_keys: options
+            .array_keys
+            .map(|keys| keys.into_iter().filter(|k| !k.is_empty()).collect())
+            .unwrap_or(defaults.array_keys),
+    };
+    to_value(&flexmd_frames::parse(text, &options).value)
+}
+
+/// Options of `stringifyFlexMd`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct StringifyFlexMdOptions {
+    /// Frame headers as Markdown headings of this level (`## [[message]]`)
+    /// instead of bracket lines.
+    heading_level: Option<u8>,
+}
+
+/// A FlexDocument written as FlexMD (`flexmd frames stringify`).
+pub fn stringify_flexmd(document: &str, options: &str) -> Outcome {
+    let document: FlexDocument = from_json("not a FlexDocument", document)?;
+    let options: StringifyFlexMdOptions = from_json("stringifyFlexMd options", options)?;
+    let header_style = match options.heading_level {
+        None => HeaderStyle::Bracket,
+        Some(level @ 1..=6) => HeaderStyle::Heading(level),
+        Some(level) => {
+            return Err(argument_error(format!(
+                "headingLevel must be 1 to 6, not {level}"
+            )));
+        }
+    };
+    Ok(Value::String(flexmd_frames::stringify(
+        &document,
+        &StringifyOptions { header_style },
+    )))
+}
+
+/// A spec as OutputFormatSpec JSON (`flexmd ofs parse`).
+pub fn parse_output_format_spec(spec: &str) -> Outcome {
+    to_value(&read_spec(spec)?)
+}
+
+/// A spec as its canonical Markdown block (`flexmd ofs render`).
+pub fn stringify_output_format_spec(spec: &str) -> Outcome {
+    Ok(Value::String(flexmd_ofs::render_spec(&read_spec(spec)?)))
+}
+
+/// The prompt rules a spec needs, as a `Rules:` list.
+pub fn enrich_instructions(spec: &str) -> Outcome {
+    Ok(Value::String(flexmd_ofs::enrich_instructions(&read_spec(
+        spec,
+    )?)))
+}
+
+/// The text to put in a prompt: the block and its rules (`flexmd ofs enrich`).
+pub fn prompt(spec: &str) -> Outcome {
+    Ok(Value::String(flexmd_ofs::prompt(&read_spec(spec)?)))
+}
+
+/// The five-section spec (`flexmd ofs default --json`).
+pub fn make_default_ofs() -> Outcome {
+    to_value(&flexmd_ofs::default_spec())
+}
+
+/// The JSON Schema of the object `extractOutput(…, {asJson: true})` makes.
+pub fn json_schema(spec: &str) -> Outcome {
+    Ok(flexmd_ofs::json_schema(&read_spec(spec)?))
+}
+
+/// The heading outline (`flexmd outline`).
+pub fn build_outline(markdown: &str) -> Outcome {
+    to_value(&flexmd_core::build_outline(markdown))
+}
+
+/// An outline written back as Markdown (`flexmd outline render`).
+pub fn render_outline(outline: &str) -> Outcome {
+    let outline: MdOutline = from_json("not an MdOutline", outline)?;
+    Ok(Value::String(flexmd_core::render_outline(&outline)))
+}
+
+/// Options of `validateOutput`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct ValidateOptions {
+    /// Warnings count as errors.
+    strict: bool,
+}
+
+/// Moves an issue's offsets and column into UTF-16 units.
+fn issue_to_utf16(issue: &mut flexmd_ofs::Issue, offsets: &Utf16Offsets<'_>) {
+    issue.column = offsets.column(issue.span.start);
+    issue.span = offsets.index(issue.span.start)..offsets.index(issue.span.end);
+}
+
+fn report_value(mut report: flexmd_ofs::Report, answer: &str, strict: bool) -> Outcome {
+    if strict {
+        report = report.into_strict();
+    }
+    let offsets = Utf16Offsets::new(answer);
+    for issue in report.errors.iter_mut().chain(report.warnings.iter_mut()) {
+        issue_to_utf16(issue, &offsets);
+    }
+    to_value(&report)
+}
+
+/// An answer checked against a spec (`flexmd validate --json`).
+pub fn validate_output(answer: &str, spec: &str, options: &str) -> Outcome {
+    let options: ValidateOptions = from_json("validateOutput options", options)?;
+    let spec = read_spec(spec)?;
+    report_value(flexmd_ofs::validate(answer, &spec), answer, options.strict)
+}
+
+/// Options of `extractOutput`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct ExtractOptions {
+    /// Read lists in prose sections too.
+    lists_in_prose: bool,
+    /// The plain object keyed by section name (`flexmd extract --as-json`).
+    as_json: bool,
+}
+
+/// An answer extracted along a spec (`flexmd extract`, `--as-json`).
+pub fn extract_output(answer: &str, spec: &str, options: &str) -> Outcome {
+    let options: ExtractOptions = from_json("extractOutput options", options)?;
+    let spec = read_spec(spec)?;
+    let extract = flexmd_ofs::ExtractOptions {
+        lists_in_prose: options.lists_in_prose,
+    };
+    let (_, extracted) = flexmd_ofs::check(answer, &spec, &extract);
+    if options.as_json {
+        Ok(flexmd_ofs::to_json(&extracted, &spec))
+    } else {
+        to_value(&extracted)
+    }
+}
+
+/// Options of `check`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct CheckOptions {
+    strict: bool,
+    lists_in_prose: bool,
+}
+
+/// Validation and extraction in one read: `{report, result}` with the
+/// report of `validateOutput` and the plain object of `extractOutput(…,
+/// {asJson: true})`.
+pub fn check(answer: &str, spec: &str, options: &str) -> Outcome {
+    let options: CheckOptions = from_json("check options", options)?;
+    let spec = read_spec(spec)?;
+    let extract = flexmd_ofs::ExtractOptions {
+        lists_in_prose: options.lists_in_prose,
+    };
+    let (report, extracted) = flexmd_ofs::check(answer, &spec, &extract);
+    Ok(serde_json::json!({
+        "report": report_value(report, answer, options.strict)?,
+        "result": flexmd_ofs::to_json(&extracted, &spec),
+    }))
+}
+
+/// The structured objects in any text (`flexmd detect`).
+pub fn detect_objects(text: &str) -> Outcome {
+    let mut objects = flexmd_detect::detect_objects(text);
+    let offsets = Utf16Offsets::new(text);
+    for object in &mut objects {
+        object.start = offsets.index(object.start);
+        object.end = offsets.index(object.end);
+    }
+    to_value(&objects)
+}
+
+/// The best reading of any text (`flexmd parse-any`).
+pub fn parse_any(text: &str) -> Outcome {
+    to_value(&flexmd_detect::parse_any(text).value)
+}
+
+/// Options of `findJson`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct FindJsonOptions {
+    /// Every value, not only the best.
+    all: bool,
+    /// Each with where it was found and how it was repaired.
+    repairs: bool,
+}
+
+fn found_to_utf16(found: &mut flexmd_detect::FoundJson, offsets: &Utf16Offsets<'_>) {
+    found.start = offsets.index(found.start);
+    found.end = offsets.index(found.end);
+    for repair in &mut found.repairs {
+        repair.offset = offsets.index(repair.offset);
+    }
+}
+
+/// The JSON in an LLM answer, found and repaired (`flexmd json`, `--all`,
+/// `--repairs`): the value (`null` when there is none), or every value, or
+/// each with where it was found and how it was repaired.
+pub fn find_json(text: &str, options: &str) -> Outcome {
+    let options: FindJsonOptions = from_json("findJson options", options)?;
+    let offsets = Utf16Offsets::new(text);
+    if options.all {
+        let mut found = flexmd_detect::find_all_json(text);
+        if !options.repairs {
+            return Ok(Value::Array(found.into_iter().map(|f| f.value).collect()));
+        }
+        for f in &mut found {
+            found_to_utf16(f, &offsets);
+        }
+        return to_value(&found);
+    }
+    match flexmd_detect::find_json(text) {
+        None => Ok(Value::Null),
+        Some(found) if !options.repairs => Ok(found.value),
+        Some(mut found) => {
+            found_to_utf16(&mut found, &offsets);
+            to_value(&found)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misspelt_kind_is_a_spec_error_with_its_place_in_utf16_units() {
+        let Err(error) = parse_output_format_spec("- Résumé — orderd list\n") else {
+            panic!("a misspelt kind must not parse");
+        };
+        assert_eq!(error.name, "SpecError");
+        assert_eq!(error.code, "ofs::invalid_spec_line");
+        let place = error.details.as_deref().cloned();
+        assert_eq!(
+            place,
+            Some(Place {
+                line: 1,
+                column: 1,
+                span: PlaceSpan { start: 0, end: 22 },
+            })
+        );
+    }
+
+    #[test]
+    fn detected_offsets_slice_the_javascript_string() {
+        let text = "😀 emoji first\n```flexmd\n[[message]]\nhi\n```\n";
+        let objects = detect_objects(text).unwrap_or_default();
+        assert_eq!(objects[0]["start"], 15);
+        assert_eq!(objects[0]["end"], 43);
+        let utf16: Vec<u16> = text.encode_utf16().collect();
+        let sliced = String::from_utf16_lossy(&utf16[15..43]);
+        assert_eq!(objects[0]["raw"], sliced.as_str());
+    }
+
+    #[test]
+    fn issues_point_at_utf16_columns() {
+        let answer = "## Steps\n1. Café ☕ 😀\n3) b\n";
+        let report = validate_output(answer, "- Steps — ordered list\n", "{}").unwrap_or_default();
+        let warning = &report["details"]["warnings"][0];
+        assert_eq!(warning["code"], "lenient_numbering");
+        assert_eq!(warning["line"], 3);
+        assert_eq!(warning["column"], 1);
+        // The `3`: after 9 + 18 bytes, 9 + 13 UTF-16 units.
+        assert_eq!(warning["span"]["start"], 22);
+        assert_eq!(warning["span"]["end"], 23);
+    }
+
+    #[test]
+    fn unknown_options_are_named() {
+        let Err(error) = find_json("{}", r#"{"repair": true}"#) else {
+            panic!("a misspelt option must be an error");
+        };
+        assert_eq!(error.name, "ArgumentError");
+        assert!(
+            error.message.contains("unknown field `repair`"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn repairs_move_with_the_text() {
+        let found = find_json("é {\"a\": [1, 2", r#"{"repairs": true}"#).unwrap_or_default();
+        assert_eq!(found["value"], serde_json::json!({"a": [1, 2]}));
+        assert_eq!(found["start"], 2);
+        assert_eq!(found["end"], 13);
+    }
+}

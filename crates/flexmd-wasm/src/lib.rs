@@ -1,0 +1,179 @@
+//! flexmd-wasm: the WebAssembly module behind the npm package `flexmd`
+//! (`npm/flexmd`, built by `cargo xtask js`).
+//!
+//! Every export takes text (answers, specs, options as JSON text) and
+//! returns one JSON text: `{"ok": value}` with the value the `flexmd` CLI
+//! prints for the same input, or `{"error": {name, code, message,
+//! details}}`. The package's JavaScript turns that into values and `Error`
+//! subclasses, under the names of the TypeScript libraries flexmd replaces.
+//! Offsets, spans and columns are UTF-16 code units, as JavaScript strings
+//! count them ([`Utf16Offsets`]).
+//!
+//! A panic must never reach JavaScript as a bare trap: the hook installed
+//! at start-up keeps its message, which the package throws as a
+//! `PanicError` (and the tests check it never fires on hostile input).
+
+mod api;
+mod utf16;
+
+use std::cell::{Cell, RefCell};
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+pub use api::{BindingError, Outcome, Place, PlaceSpan};
+pub use utf16::Utf16Offsets;
+
+/// The functions of the package, callable from Rust (the host tests).
+pub mod calls {
+    pub use crate::api::{
+        build_outline, check, detect_objects, enrich_instructions, extract_output, find_json,
+        json_schema, make_default_ofs, parse_any, parse_flexmd, parse_output_format_spec, prompt,
+        render_outline, stringify_flexmd, stringify_output_format_spec, validate_output,
+    };
+}
+
+thread_local! {
+    /// The message of the last panic, until JavaScript takes it.
+    static PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Panics since start-up.
+    static PANICS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Installs the panic hook (wasm-bindgen runs this when the module starts).
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        PANICS.with(|n| n.set(n.get().saturating_add(1)));
+        PANIC.with(|slot| {
+            if let Ok(mut slot) = slot.try_borrow_mut() {
+                *slot = Some(message);
+            }
+        });
+    }));
+}
+
+/// The message of the panic that stopped the last call, once.
+#[wasm_bindgen(js_name = takePanicMessage)]
+pub fn take_panic_message() -> Option<String> {
+    PANIC.with(|slot| slot.try_borrow_mut().ok().and_then(|mut s| s.take()))
+}
+
+/// How many panics there have been since the module started (the tests
+/// check it stays 0).
+#[wasm_bindgen(js_name = panicCount)]
+pub fn panic_count() -> u32 {
+    PANICS.with(Cell::get)
+}
+
+/// Panics on purpose: the package's tests check that a panic becomes a
+/// `PanicError` and the module keeps working. Not part of the API.
+#[wasm_bindgen(js_name = panicForTests)]
+pub fn panic_for_tests() {
+    // A panic from the standard library, as a bug would raise one (the
+    // workspace's lints keep `panic!` out of library code).
+    let cell = RefCell::new("a panic raised on purpose by the tests");
+    let _first = cell.borrow_mut();
+    let _second = cell.borrow_mut();
+}
+
+/// The JSON text of an outcome: `{"ok": value}` or `{"error": ...}`.
+fn envelope(outcome: Outcome) -> String {
+    let wrapped = match outcome {
+        Ok(value) => serde_json::json!({ "ok": value }),
+        Err(error) => serde_json::json!({ "error": error }),
+    };
+    wrapped.to_string()
+}
+
+/// Exports `$call` to JavaScript as `$js`, its arguments passed through.
+macro_rules! export {
+    ($(#[doc = $doc:literal])* $js:literal => $name:ident($($arg:ident),*)) => {
+        $(#[doc = $doc])*
+        #[wasm_bindgen(js_name = $js)]
+        pub fn $name($($arg: &str),*) -> String {
+            envelope(api::$name($($arg),*))
+        }
+    };
+}
+
+export!(
+    /// FlexMD frames to a FlexDocument.
+    "parseFlexMd" => parse_flexmd(text, options)
+);
+export!(
+    /// A FlexDocument (JSON) written as FlexMD.
+    "stringifyFlexMd" => stringify_flexmd(document, options)
+);
+export!(
+    /// A spec (Markdown block or JSON) as OutputFormatSpec.
+    "parseOutputFormatSpec" => parse_output_format_spec(spec)
+);
+export!(
+    /// A spec as its canonical Markdown block.
+    "stringifyOutputFormatSpec" => stringify_output_format_spec(spec)
+);
+export!(
+    /// The prompt rules a spec needs.
+    "enrichInstructions" => enrich_instructions(spec)
+);
+export!(
+    /// The spec block and its rules, for a prompt.
+    "prompt" => prompt(spec)
+);
+export!(
+    /// The JSON Schema of a spec's plain object.
+    "jsonSchema" => json_schema(spec)
+);
+export!(
+    /// The heading outline of Markdown.
+    "buildOutline" => build_outline(markdown)
+);
+export!(
+    /// An outline (JSON) written as Markdown.
+    "renderOutline" => render_outline(outline)
+);
+export!(
+    /// An answer checked against a spec.
+    "validateOutput" => validate_output(answer, spec, options)
+);
+export!(
+    /// An answer extracted along a spec.
+    "extractOutput" => extract_output(answer, spec, options)
+);
+export!(
+    /// Checked and extracted in one read.
+    "check" => check(answer, spec, options)
+);
+export!(
+    /// The structured objects in any text.
+    "detectObjects" => detect_objects(text)
+);
+export!(
+    /// The best reading of any text.
+    "parseAny" => parse_any(text)
+);
+export!(
+    /// The JSON in an LLM answer, found and repaired.
+    "findJson" => find_json(text, options)
+);
+
+/// The five-section spec.
+#[wasm_bindgen(js_name = makeDefaultOfs)]
+pub fn make_default_ofs() -> String {
+    envelope(api::make_default_ofs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_and_errors_come_in_one_envelope() {
+        assert_eq!(find_json("say {\"a\": 1}", "{}"), r#"{"ok":{"a":1}}"#);
+        let error: serde_json::Value =
+            serde_json::from_str(&parse_output_format_spec("Just say hello.")).unwrap_or_default();
+        assert_eq!(error["error"]["name"], "SpecError");
+        assert_eq!(error["error"]["code"], "ofs::not_a_spec");
+    }
+}

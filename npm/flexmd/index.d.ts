@@ -1,0 +1,299 @@
+// Types of the `flexmd` npm package. The names and shapes are those of the
+// flex-md TypeScript library, so code written against flex-md's types
+// compiles against these; fields flexmd adds are optional.
+//
+// Offsets (`start`, `end`, `span`, `offset`) are UTF-16 code-unit indices
+// into the string you passed, so `text.slice(o.start, o.end)` is the object
+// for any text; `column` counts UTF-16 units from 1; `line` counts from 1.
+
+// ---- FlexMD frames -------------------------------------------------------
+
+/** A meta value (`@priority: high`). */
+export type FlexMetaValue = string | string[] | number | boolean | null;
+
+/** A fenced block bound to a name by a `@payload:name: X` line. */
+export interface FlexPayload {
+  /** The fence's language, e.g. `json`, `table`. */
+  lang?: string;
+  /** The block's text, always kept. */
+  raw: string;
+  /** Parsed JSON for `json`, rows for `table`, else the text. */
+  value: unknown;
+  /** Why `raw` did not parse as its language. */
+  parseError?: string;
+}
+
+/** One frame: a header `[[type key=value …]]`, meta lines, a body, payloads. */
+export interface FlexFrame {
+  type: string;
+  role?: string;
+  id?: string;
+  ts?: string;
+  meta?: Record<string, FlexMetaValue>;
+  title?: string;
+  body_md?: string;
+  payloads?: Record<string, FlexPayload>;
+}
+
+/** A FlexMD document: optional title and meta, then frames. */
+export interface FlexDocument {
+  title?: string;
+  meta?: Record<string, FlexMetaValue>;
+  /** Text before the first frame that is neither title nor meta (flexmd keeps it). */
+  preamble_md?: string;
+  frames: FlexFrame[];
+}
+
+/** How meta values are typed: all strings, inferred, or by `metaSchema`. */
+export type MetaTypeMode = "strings" | "infer" | "schema";
+
+/** The type a `metaSchema` gives a meta key. */
+export type MetaType = "string" | "number" | "boolean" | "null" | "string[]";
+
+export interface ParseFlexMdOptions {
+  /** Default `"strings"`. */
+  metaTypeMode?: MetaTypeMode;
+  /** Per key, its type (with `metaTypeMode: "schema"`, or alone). */
+  metaSchema?: Record<string, MetaType>;
+  /** Read `@key: value` lines anywhere in a frame, not only right after its header. */
+  metaAnywhere?: boolean;
+  /** Keys whose values are comma-separated lists (default `tags`, `refs`). */
+  arrayKeys?: string[];
+}
+
+export interface StringifyFlexMdOptions {
+  /** Write frame headers as Markdown headings of this level (`## [[message]]`). */
+  headingLevel?: 1 | 2 | 3 | 4 | 5 | 6;
+}
+
+// ---- Output Format Spec --------------------------------------------------
+
+export type SectionKind = "prose" | "list" | "ordered_list";
+
+export interface OfsSection {
+  name: string;
+  kind: SectionKind;
+  hint?: string;
+}
+
+export type TableKind = "table" | "ordered_table";
+
+export interface OfsTable {
+  columns: string[];
+  kind: TableKind;
+  by?: string;
+}
+
+/** Which sections (and tables) an answer must have, and what each holds. */
+export interface OutputFormatSpec {
+  descriptorType: "output_format_spec";
+  format: "markdown";
+  sectionOrderMatters: false;
+  sections: OfsSection[];
+  tablesOptional: boolean;
+  tables: OfsTable[];
+  emptySectionValue?: string;
+}
+
+/** A spec as its Markdown block (`- Short answer — prose`) or as an object. */
+export type SpecInput = string | OutputFormatSpec;
+
+// ---- Outline and extraction ----------------------------------------------
+
+export interface MdNode {
+  title: string;
+  level: number;
+  key: string;
+  id?: string;
+  content_md: string;
+  children: MdNode[];
+}
+
+export interface MdOutline {
+  type: "md_outline";
+  /** The text before the first heading (flexmd keeps it; omitted when empty). */
+  preamble_md?: string;
+  nodes: MdNode[];
+}
+
+export interface ListItem {
+  text: string;
+  index?: number;
+  children: ListItem[];
+}
+
+export interface ParsedList {
+  kind: "list";
+  ordered: boolean;
+  items: ListItem[];
+}
+
+export interface ParsedTable {
+  kind: TableKind;
+  by?: string;
+  columns: string[];
+  rows: string[][];
+}
+
+export interface ExtractedSection {
+  nodeKey: string;
+  nodeLevel: number;
+  md: string;
+  list?: ParsedList;
+  /** The section says it is empty (`None`). */
+  empty?: boolean;
+}
+
+export interface ExtractedResult {
+  outline: MdOutline;
+  sectionsByName: Record<string, ExtractedSection>;
+  tables: ParsedTable[];
+}
+
+/** A problem with an answer, and where it is. */
+export interface Issue {
+  /** `missing_section`, `section_not_bullets`, `lenient_heading`, … */
+  code: string;
+  section?: string;
+  message: string;
+  span: { start: number; end: number };
+  line: number;
+  column: number;
+}
+
+/** What `validateOutput` returns: `errors`/`warnings` as `code:Section` ids, `details` as issues. */
+export interface ValidationReport {
+  ok: boolean;
+  valid: boolean;
+  errors: string[];
+  warnings: string[];
+  details: { errors: Issue[]; warnings: Issue[] };
+}
+
+export interface ValidateOptions {
+  /** Warnings (leniencies used to read the answer) count as errors. */
+  strict?: boolean;
+}
+
+export interface ExtractOptions {
+  /** Read lists in prose sections too. */
+  listsInProse?: boolean;
+  /** Return the plain object keyed by section name instead of the ExtractedResult. */
+  asJson?: boolean;
+}
+
+export interface CheckOptions {
+  strict?: boolean;
+  listsInProse?: boolean;
+}
+
+// ---- Detection and lenient JSON ------------------------------------------
+
+export type DetectedKind =
+  | "flexmd_fence"
+  | "flexdoc_json_fence"
+  | "raw_flexmd"
+  | "markdown_snippet"
+  | "none";
+
+export interface DetectedObject {
+  kind: DetectedKind;
+  confidence: number;
+  start: number;
+  end: number;
+  raw: string;
+  inner?: string;
+  /** A fence the text ends inside. */
+  unclosed?: boolean;
+}
+
+export interface ParseAnyResult {
+  flexDocs: FlexDocument[];
+  markdownSnippets: string[];
+  remainder: string;
+}
+
+export type RepairKind = string;
+
+export interface Repair {
+  kind: RepairKind;
+  offset: number;
+}
+
+/** A JSON value found in text, where, and how it was repaired. */
+export interface FoundJson {
+  value: unknown;
+  start: number;
+  end: number;
+  source: "json_fence" | "code_fence" | "prose";
+  lang?: string;
+  method: "strict" | "json5" | "repaired";
+  repairs: Repair[];
+  pick?: "whole_text" | "last_complete_fence" | "last_fence" | "prose" | "reasoning";
+  in_reasoning?: boolean;
+}
+
+export interface FindJsonOptions {
+  /** Every value in the text, not only the best one. */
+  all?: boolean;
+  /** Each value with where it was found and how it was repaired. */
+  repairs?: boolean;
+}
+
+// ---- Errors ----------------------------------------------------------------
+
+export class FlexmdError extends Error {
+  /** Stable: `ofs::invalid_spec_line`, `invalid_argument`, `panic`, … */
+  readonly code: string;
+  /** Where the input has a place: `{ line, column, span }` in UTF-16 units. */
+  readonly details: { line: number; column: number; span: { start: number; end: number } } | null;
+}
+/** A spec that cannot be read. */
+export class SpecError extends FlexmdError {}
+/** An argument of the wrong shape (a misspelt option, an object that is not a FlexDocument). */
+export class ArgumentError extends FlexmdError {}
+/** A bug in flexmd stopped the call; the module keeps working. */
+export class PanicError extends FlexmdError {}
+
+// ---- Functions -------------------------------------------------------------
+
+/** Reads FlexMD frames into a FlexDocument. */
+export function parseFlexMd(text: string, options?: ParseFlexMdOptions): FlexDocument;
+/** Writes a FlexDocument as FlexMD. */
+export function stringifyFlexMd(doc: FlexDocument, options?: StringifyFlexMdOptions): string;
+/** Reads a spec (its Markdown block, or OutputFormatSpec JSON text). Throws `SpecError`. */
+export function parseOutputFormatSpec(md: string): OutputFormatSpec;
+/** Writes a spec as its canonical Markdown block. */
+export function stringifyOutputFormatSpec(spec: SpecInput): string;
+/** The rules a spec needs in a prompt, as a `Rules:` list (`""` when none). */
+export function enrichInstructions(spec: SpecInput): string;
+/** The text to put in a prompt: the spec's block, then its rules. */
+export function prompt(spec: SpecInput): string;
+/** The general-purpose five-section spec (Short answer, Long answer, Reasoning, Assumptions, Unknowns). */
+export function makeDefaultOfs(): OutputFormatSpec;
+/** The JSON Schema of the object `extractOutput(md, spec, { asJson: true })` returns. */
+export function jsonSchema(spec: SpecInput): Record<string, unknown>;
+/** The heading tree of Markdown, with each heading's own text. */
+export function buildOutline(md: string): MdOutline;
+/** Writes an outline back as Markdown (keys and ids are not written). */
+export function renderOutline(outline: MdOutline): string;
+/** Checks an answer against a spec. */
+export function validateOutput(md: string, spec: SpecInput, options?: ValidateOptions): ValidationReport;
+/** Extracts an answer along a spec. */
+export function extractOutput(md: string, spec: SpecInput, options?: ExtractOptions & { asJson?: false }): ExtractedResult;
+export function extractOutput(md: string, spec: SpecInput, options: ExtractOptions & { asJson: true }): Record<string, unknown>;
+/** Checks and extracts in one read. */
+export function check(
+  md: string,
+  spec: SpecInput,
+  options?: CheckOptions,
+): { report: ValidationReport; result: Record<string, unknown> };
+/** The structured objects in any text: FlexMD fences, FlexDocument JSON, raw FlexMD. */
+export function detectObjects(text: string): DetectedObject[];
+/** Every FlexMD document and Markdown snippet in a text, and what is left. */
+export function parseAny(text: string): ParseAnyResult;
+/** The JSON value in an LLM answer, found and repaired; `null` when there is none. */
+export function findJson(text: string, options?: { all?: false; repairs?: false }): unknown;
+export function findJson(text: string, options: { all?: false; repairs: true }): FoundJson | null;
+export function findJson(text: string, options: { all: true; repairs?: false }): unknown[];
+export function findJson(text: string, options: { all: true; repairs: true }): FoundJson[];

@@ -1,0 +1,67 @@
+// Compiled with `tsc --noEmit` (never run): code written against the type
+// names of the TypeScript libraries flexmd replaces compiles against the
+// package's declarations.
+import {
+  type DetectedObject,
+  type ExtractedResult,
+  type FlexDocument,
+  type FlexFrame,
+  type FoundJson,
+  type MdOutline,
+  type OutputFormatSpec,
+  type ParseAnyResult,
+  type ValidationReport,
+  SpecError,
+  buildOutline,
+  check,
+  detectObjects,
+  enrichInstructions,
+  extractOutput,
+  findJson,
+  makeDefaultOfs,
+  parseAny,
+  parseFlexMd,
+  parseOutputFormatSpec,
+  renderOutline,
+  stringifyFlexMd,
+  stringifyOutputFormatSpec,
+  validateOutput,
+} from "flexmd";
+
+const spec: OutputFormatSpec = makeDefaultOfs();
+const fromMarkdown: OutputFormatSpec = parseOutputFormatSpec("- Short answer — prose\n");
+const block: string = stringifyOutputFormatSpec(spec) + enrichInstructions(fromMarkdown);
+
+const answer = "## Short answer\nYes.\n";
+const outline: MdOutline = buildOutline(answer);
+const markdown: string = renderOutline(outline);
+const report: ValidationReport = validateOutput(answer, spec);
+const ok: boolean = report.ok && report.errors.length === 0;
+const result: ExtractedResult = extractOutput(answer, spec);
+const short: string | undefined = result.sectionsByName["Short answer"]?.md;
+const plain: Record<string, unknown> = extractOutput(answer, "- Short answer — prose\n", { asJson: true });
+const both = check(answer, spec, { strict: true });
+const line: number | undefined = both.report.details.errors[0]?.line;
+
+const doc: FlexDocument = parseFlexMd("[[message role=user]]\nHi\n", { metaTypeMode: "infer" });
+const frame: FlexFrame | undefined = doc.frames[0];
+const written: string = stringifyFlexMd(doc, { headingLevel: 2 });
+const objects: DetectedObject[] = detectObjects(written);
+const first: number | undefined = objects[0]?.start;
+const any: ParseAnyResult = parseAny(written);
+
+const value: unknown = findJson("{\"a\": 1}");
+const found: FoundJson | null = findJson("{a: 1", { repairs: true });
+const every: FoundJson[] = findJson("{} {}", { all: true, repairs: true });
+
+try {
+  parseOutputFormatSpec("nothing");
+} catch (e) {
+  if (e instanceof SpecError) {
+    const code: string = e.code;
+    const where: number | undefined = e.details?.line;
+    console.log(code, where);
+  }
+}
+
+console.log(block, markdown, ok, short, plain, line, frame, first, any, value, found, every);

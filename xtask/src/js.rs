@@ -1,0 +1,143 @@
+//! `cargo xtask js`: builds the npm package `npm/flexmd` from
+//! `crates/flexmd-wasm` and runs its tests.
+//!
+//! The build: the wasm32-unknown-unknown target (added with rustup when
+//! missing), a release build of the crate, and the JavaScript glue made by
+//! `wasm-bindgen` at exactly the version of the `wasm-bindgen` crate in
+//! Cargo.lock (installed under `target/wasm-tools` with `cargo install` when
+//! missing; no tool that downloads binaries at run time). The tests:
+//! `npm ci` (TypeScript), `node --test` (every function against the CLI's
+//! JSON), and `tsc --noEmit` on a file written with the package's types.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{Result, root};
+
+fn run(command: &mut Command) -> Result {
+    let shown = format!("{command:?}").replace('"', "");
+    println!("$ {shown}");
+    let started = std::time::Instant::now();
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    println!("  ({:.0} s)", started.elapsed().as_secs_f64());
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed ({status})"))
+    }
+}
+
+fn cargo() -> Command {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
+    command.current_dir(root());
+    command
+}
+
+/// The version of the `wasm-bindgen` crate Cargo.lock pins.
+fn locked_wasm_bindgen() -> Result<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock"))
+        .map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\""
+            && let Some(version) = lines
+                .next()
+                .and_then(|l| l.strip_prefix("version = \""))
+                .and_then(|v| v.strip_suffix('"'))
+        {
+            return Ok(version.to_owned());
+        }
+    }
+    Err("Cargo.lock pins no wasm-bindgen".to_owned())
+}
+
+/// `wasm-bindgen` at `version`, installed under `target/wasm-tools` when
+/// missing or of another version.
+fn wasm_bindgen(version: &str) -> Result<PathBuf> {
+    let tools = root().join("target/wasm-tools");
+    let bin = tools.join("bin/wasm-bindgen");
+    let installed = Command::new(&bin).arg("--version").output().is_ok_and(|o| {
+        String::from_utf8_lossy(&o.stdout).trim() == format!("wasm-bindgen {version}")
+    });
+    if installed {
+        return Ok(bin);
+    }
+    let tools_arg = tools.to_string_lossy().into_owned();
+    let install = |locked: bool| {
+        let mut command = cargo();
+        command.args([
+            "install",
+            "wasm-bindgen-cli",
+            "--version",
+            version,
+            "--root",
+            &tools_arg,
+        ]);
+        if locked {
+            command.arg("--locked");
+        }
+        run(&mut command)
+    };
+    if let Err(locked) = install(true) {
+        // A registry mirror may lack a dependency at the version the CLI's
+        // lock file names; the newest compatible ones build the same tool.
+        println!("{locked}: installing with the newest compatible dependencies instead");
+        install(false)?;
+    }
+    Ok(bin)
+}
+
+/// Builds `npm/flexmd/pkg` (the module and its glue).
+pub(crate) fn build() -> Result {
+    let has_target = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"));
+    if !has_target {
+        run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+    run(cargo().args([
+        "build",
+        "--release",
+        "--target",
+        "wasm32-unknown-unknown",
+        "-p",
+        "flexmd-wasm",
+    ]))?;
+    let bindgen = wasm_bindgen(&locked_wasm_bindgen()?)?;
+    let module = root().join("target/wasm32-unknown-unknown/release/flexmd_wasm.wasm");
+    let out = root().join("npm/flexmd/pkg");
+    run(Command::new(bindgen)
+        .arg(&module)
+        .args([
+            "--target",
+            "web",
+            "--out-name",
+            "flexmd_wasm",
+            "--no-typescript",
+            "--out-dir",
+        ])
+        .arg(&out))
+}
+
+fn npm(package: &Path) -> Command {
+    let mut command = Command::new("npm");
+    command.current_dir(package);
+    command
+}
+
+/// Builds the package, then runs its tests against the CLI built by
+/// `cargo test` (target/debug/flexmd, built here when missing).
+pub(crate) fn run_tests(_args: &[String]) -> Result {
+    build()?;
+    run(cargo().args(["build", "-p", "flexmd-cli"]))?;
+    let package = root().join("npm/flexmd");
+    run(npm(&package).args(["ci", "--no-audit", "--no-fund"]))?;
+    run(Command::new("node")
+        .current_dir(&package)
+        .env("FLEXMD_BIN", root().join("target/debug/flexmd"))
+        .args(["--test", "test/"]))?;
+    run(npm(&package).args(["exec", "--", "tsc", "--noEmit", "-p", "test/tsconfig.json"]))
+}
