@@ -7,7 +7,9 @@
 //! Cargo.lock (installed under `target/wasm-tools` with `cargo install` when
 //! missing; no tool that downloads binaries at run time). The tests:
 //! `npm ci` (TypeScript), `node --test` (every function against the CLI's
-//! JSON), and `tsc --noEmit` on a file written with the package's types.
+//! JSON), `tsc --noEmit` on a file written with the package's types, and the
+//! playground (web/playground, assembled in `target/playground`) in
+//! Chromium with Playwright.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -128,8 +130,121 @@ fn npm(package: &Path) -> Command {
     command
 }
 
+/// The examples the playground offers: a name, a spec, an answer.
+const PLAYGROUND_EXAMPLES: &[(&str, &str, &str)] = &[
+    (
+        "Lenient answer (quirks)",
+        "specs/answer.md",
+        "responses/quirks.md",
+    ),
+    ("Clean answer", "specs/answer.md", "responses/clean.md"),
+    ("Nested headings", "specs/answer.md", "responses/nested.md"),
+    (
+        "Tool call with JSON",
+        "specs/answer.md",
+        "mixed/tool_call.md",
+    ),
+    ("FlexMD frames", "specs/answer.md", "frames/chat.md"),
+];
+
+fn copy(from: &Path, to: &Path) -> Result {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    }
+    std::fs::copy(from, to)
+        .map(drop)
+        .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
+}
+
+/// Assembles the playground as a static folder, `target/playground`: the
+/// page (web/playground), the package's browser entry and module (under
+/// `flexmd/`), and the bundled examples (`examples/examples.json`).
+pub(crate) fn playground() -> Result<PathBuf> {
+    let site = root().join("target/playground");
+    let web = root().join("web/playground");
+    for file in ["index.html", "playground.css", "playground.js", "worker.js"] {
+        copy(&web.join(file), &site.join(file))?;
+    }
+    let package = root().join("npm/flexmd");
+    for file in [
+        "browser.js",
+        "api.js",
+        "pkg/flexmd_wasm.js",
+        "pkg/flexmd_wasm_bg.wasm",
+    ] {
+        copy(&package.join(file), &site.join("flexmd").join(file))?;
+    }
+    let read = |path: &str| {
+        std::fs::read_to_string(root().join("examples").join(path))
+            .map_err(|e| format!("cannot read examples/{path}: {e}"))
+    };
+    let mut examples = Vec::new();
+    for (name, spec, answer) in PLAYGROUND_EXAMPLES {
+        examples.push(serde_json::json!({
+            "name": name,
+            "spec": read(spec)?,
+            "answer": read(answer)?,
+        }));
+    }
+    let list = site.join("examples/examples.json");
+    if let Some(dir) = list.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    }
+    std::fs::write(&list, serde_json::Value::Array(examples).to_string())
+        .map_err(|e| format!("cannot write {}: {e}", list.display()))?;
+    println!(
+        "playground: {} (serve it with `node web/playground/serve.mjs`)",
+        site.display()
+    );
+    Ok(site)
+}
+
+/// The system's Chromium, installed with apt-get when missing; `None` when
+/// it cannot be installed here.
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM")
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if path.exists() {
+        return Some(path);
+    }
+    println!("Chromium is missing: installing Debian's package");
+    let installed = run(Command::new("apt-get").args(["update", "-qq"])).and_then(|()| {
+        run(Command::new("apt-get")
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .args(["install", "-y", "-qq", "chromium"]))
+    });
+    match installed {
+        Ok(()) if path.exists() => Some(path),
+        Ok(()) => None,
+        Err(e) => {
+            println!("{e}");
+            None
+        }
+    }
+}
+
+/// The playground in Chromium, driven by Playwright (skipped, with a
+/// message, only when Chromium cannot be installed).
+fn browser_test(site: &Path) -> Result {
+    let Some(browser) = chromium() else {
+        println!(
+            "SKIPPED the playground's browser test: Chromium could not be installed on this machine"
+        );
+        return Ok(());
+    };
+    let web = root().join("web/playground");
+    run(npm(&web).args(["ci", "--no-audit", "--no-fund"]))?;
+    run(Command::new("node")
+        .current_dir(&web)
+        .env("CHROMIUM", browser)
+        .env("PLAYGROUND_DIR", site)
+        .env("SCREENSHOTS", root().join("target/playground-test"))
+        .args(["--test", "test/"]))
+}
+
 /// Builds the package, then runs its tests against the CLI built by
-/// `cargo test` (target/debug/flexmd, built here when missing).
+/// `cargo test` (target/debug/flexmd, built here when missing), then the
+/// playground's browser test.
 pub(crate) fn run_tests(_args: &[String]) -> Result {
     build()?;
     run(cargo().args(["build", "-p", "flexmd-cli"]))?;
@@ -139,5 +254,7 @@ pub(crate) fn run_tests(_args: &[String]) -> Result {
         .current_dir(&package)
         .env("FLEXMD_BIN", root().join("target/debug/flexmd"))
         .args(["--test", "test/"]))?;
-    run(npm(&package).args(["exec", "--", "tsc", "--noEmit", "-p", "test/tsconfig.json"]))
+    run(npm(&package).args(["exec", "--", "tsc", "--noEmit", "-p", "test/tsconfig.json"]))?;
+    let site = playground()?;
+    browser_test(&site)
 }
