@@ -240,6 +240,94 @@ export interface FindJsonOptions {
   repairs?: boolean;
 }
 
+// ---- JSON Schemas ----------------------------------------------------------
+
+/** One way data breaks a schema. */
+export interface SchemaViolation {
+  /** Dotted path (`files.[0].path`), `""` for the root. */
+  path: string;
+  /** JSON Pointer (`/files/0/path`). */
+  pointer: string;
+  /** Where in the schema (`/properties/files/items/required`). */
+  schemaPath: string;
+  message: string;
+  /** `missing_required`, `invalid_type`, `invalid_enum`, `schema_not_found`, … */
+  code: string;
+  /** Where in the text (`validateText` only). */
+  line?: number;
+  column?: number;
+}
+
+/** A violation with what to do about it, in a sentence a model can act on. */
+export interface SchemaHint extends SchemaViolation {
+  hint: string;
+}
+
+/** A default filled in or a value coerced by `validateAndTransform`. */
+export interface SchemaChange {
+  kind: "default" | "coerced";
+  path: string;
+  pointer: string;
+  from?: unknown;
+  to: unknown;
+}
+
+/** The result of a validation: the data when valid, else the violations. */
+export interface ValidationResult {
+  valid: boolean;
+  data: unknown | null;
+  errors: SchemaViolation[];
+  /** Repairs made to read JSON from text, coercions: accepted, worth knowing. */
+  warnings: SchemaViolation[];
+  /** How many violations in all, when `errors` lists only the first 100. */
+  errorsTotal?: number;
+  errorsLimited?: boolean;
+  coerced?: boolean;
+  changes?: SchemaChange[];
+  /** `validateText(…, { hints: true })`: each error with its hint. */
+  hints?: SchemaHint[];
+}
+
+export interface TransformOptions {
+  /** Coerce values to the type the schema asks for (`"42"` → 42). */
+  coerce?: boolean;
+  /** Fill missing properties that have a `default`. */
+  applyDefaults?: boolean;
+}
+
+export interface ValidateTextOptions extends TransformOptions {
+  /** Warnings count as errors. */
+  strict?: boolean;
+  /** Add `hints`. */
+  hints?: boolean;
+}
+
+/** A JSON Schema object (or `true`/`false`). */
+export type JsonSchema = Record<string, unknown> | boolean;
+
+/**
+ * Named JSON Schemas — the five predefined ones (`analysis`,
+ * `implementation`, `review`, `verification`, `plan`) and any registered —
+ * and validation against them.
+ */
+export class SchemaValidator {
+  constructor();
+  /** Registers (or replaces) a schema. Throws `SchemaError` when it does not compile. */
+  registerSchema(name: string, schema: JsonSchema): void;
+  listSchemas(): string[];
+  getSchema(name: string): JsonSchema | undefined;
+  /** An unknown name gives `{ valid: false, errors: [{ code: "schema_not_found" }] }`. */
+  validate(schemaName: string, data: unknown): ValidationResult;
+  /** Coercion and defaults are off unless asked for. */
+  validateAndTransform(schemaName: string, data: unknown, options?: TransformOptions): ValidationResult;
+  generateHints(errors: SchemaViolation[], schema: string | JsonSchema): SchemaHint[];
+  /** Finds the JSON in an answer, repairs it and validates it (coercion and defaults on by default). */
+  validateText(text: string, schema: string | JsonSchema, options?: ValidateTextOptions): ValidationResult;
+}
+
+/** The process's one SchemaValidator. */
+export function getValidator(): SchemaValidator;
+
 // ---- Errors ----------------------------------------------------------------
 
 export class FlexmdError extends Error {
@@ -250,6 +338,8 @@ export class FlexmdError extends Error {
 }
 /** A spec that cannot be read. */
 export class SpecError extends FlexmdError {}
+/** A schema that does not compile, or a schema name that is not registered. */
+export class SchemaError extends FlexmdError {}
 /** An argument of the wrong shape (a misspelt option, an object that is not a FlexDocument). */
 export class ArgumentError extends FlexmdError {}
 /** A bug in flexmd stopped the call; the module keeps working. */

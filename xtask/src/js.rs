@@ -119,6 +119,9 @@ pub(crate) fn build() -> Result {
             "--out-name",
             "flexmd_wasm",
             "--no-typescript",
+            // Objects made in Rust (SchemaValidator's) are freed when
+            // JavaScript collects their wrapper.
+            "--weak-refs",
             "--out-dir",
         ])
         .arg(&out))

@@ -62,7 +62,7 @@ impl miette::Diagnostic for BindingError {
 /// The result of one call.
 pub type Outcome = Result<Value, BindingError>;
 
-fn argument_error(message: impl Into<String>) -> BindingError {
+pub(crate) fn argument_error(message: impl Into<String>) -> BindingError {
     BindingError {
         name: "ArgumentError",
         code: "invalid_argument".to_owned(),
@@ -72,11 +72,11 @@ fn argument_error(message: impl Into<String>) -> BindingError {
 }
 
 /// `what` read from its JSON text (an options object, a FlexDocument, ...).
-fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, BindingError> {
+pub(crate) fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, BindingError> {
     serde_json::from_str(json).map_err(|e| argument_error(format!("{what}: {e}")))
 }
 
-fn to_value<T: serde::Serialize>(value: &T) -> Outcome {
+pub(crate) fn to_value<T: serde::Serialize>(value: &T) -> Outcome {
     serde_json::to_value(value).map_err(|e| argument_error(format!("cannot write the result: {e}")))
 }
 

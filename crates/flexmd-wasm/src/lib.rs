@@ -14,6 +14,7 @@
 //! `PanicError` (and the tests check it never fires on hostile input).
 
 mod api;
+mod schema;
 mod utf16;
 
 use std::cell::{Cell, RefCell};
@@ -21,6 +22,7 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 pub use api::{BindingError, Outcome, Place, PlaceSpan};
+pub use schema::SchemaValidator;
 pub use utf16::Utf16Offsets;
 
 /// The functions of the package, callable from Rust (the host tests).
@@ -157,6 +159,68 @@ export!(
     /// The JSON in an LLM answer, found and repaired.
     "findJson" => find_json(text, options)
 );
+
+/// Named JSON Schemas and the calls over them, for the package's
+/// `SchemaValidator` class (each method returns one JSON text, as the
+/// functions do).
+#[wasm_bindgen]
+pub struct SchemaValidatorHandle(SchemaValidator);
+
+#[wasm_bindgen]
+impl SchemaValidatorHandle {
+    /// The five predefined schemas.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Self {
+        Self(SchemaValidator::new())
+    }
+
+    /// Registers (or replaces) a schema.
+    #[wasm_bindgen(js_name = registerSchema)]
+    pub fn register_schema(&mut self, name: &str, schema: &str) -> String {
+        envelope(self.0.register_schema(name, schema))
+    }
+
+    /// The schemas' names.
+    #[wasm_bindgen(js_name = listSchemas)]
+    pub fn list_schemas(&self) -> String {
+        envelope(self.0.list_schemas())
+    }
+
+    /// A schema by name, or `null`.
+    #[wasm_bindgen(js_name = getSchema)]
+    pub fn get_schema(&self, name: &str) -> String {
+        envelope(self.0.get_schema(name))
+    }
+
+    /// Data validated against a named schema.
+    pub fn validate(&self, name: &str, data: &str) -> String {
+        envelope(self.0.validate(name, data))
+    }
+
+    /// Data validated after coercion and defaults.
+    #[wasm_bindgen(js_name = validateAndTransform)]
+    pub fn validate_and_transform(&self, name: &str, data: &str, options: &str) -> String {
+        envelope(self.0.validate_and_transform(name, data, options))
+    }
+
+    /// Each error with a hint.
+    #[wasm_bindgen(js_name = generateHints)]
+    pub fn generate_hints(&self, errors: &str, schema: &str) -> String {
+        envelope(self.0.generate_hints(errors, schema))
+    }
+
+    /// The JSON in a text found, repaired and validated.
+    #[wasm_bindgen(js_name = validateText)]
+    pub fn validate_text(&self, text: &str, schema: &str, options: &str) -> String {
+        envelope(self.0.validate_text(text, schema, options))
+    }
+}
+
+impl Default for SchemaValidatorHandle {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// The five-section spec.
 #[wasm_bindgen(js_name = makeDefaultOfs)]

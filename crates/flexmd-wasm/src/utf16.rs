@@ -82,6 +82,47 @@ impl<'a> Utf16Offsets<'a> {
     }
 }
 
+impl Utf16Offsets<'_> {
+    /// The UTF-16 column of the `char_column`-th character (1-based) of
+    /// line `line` (1-based): the library counts columns in characters,
+    /// JavaScript in UTF-16 units (an emoji is one character, two units).
+    ///
+    /// ```
+    /// let offsets = flexmd_wasm::Utf16Offsets::new("x\n😀😀y");
+    /// assert_eq!(offsets.column_of_char(2, 3), 5);
+    /// assert_eq!(offsets.column_of_char(1, 1), 1);
+    /// ```
+    pub fn column_of_char(&self, line: usize, char_column: usize) -> usize {
+        if self.marks.is_empty() {
+            return char_column;
+        }
+        let mut start = 0;
+        let bytes = self.text.as_bytes();
+        for _ in 1..line {
+            let Some(at) = bytes
+                .get(start..)
+                .and_then(|rest| rest.iter().position(|&b| b == b'\n' || b == b'\r'))
+            else {
+                break;
+            };
+            start += at + 1;
+            // `\r\n` ends one line.
+            if bytes.get(start - 1) == Some(&b'\r') && bytes.get(start) == Some(&b'\n') {
+                start += 1;
+            }
+        }
+        let units: usize = self
+            .text
+            .get(start..)
+            .unwrap_or_default()
+            .chars()
+            .take(char_column.saturating_sub(1))
+            .map(char::len_utf16)
+            .sum();
+        units + 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

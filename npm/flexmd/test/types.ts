@@ -65,3 +65,15 @@ try {
 }
 
 console.log(block, markdown, ok, short, plain, line, frame, first, any, value, found, every);
+
+// elsabro's SchemaValidator surface.
+import { type SchemaHint, type ValidationResult, SchemaValidator, getValidator } from "flexmd";
+
+const validator: SchemaValidator = getValidator();
+const names: string[] = validator.listSchemas();
+const checked: ValidationResult = validator.validate("review", { approved: true });
+const transformed = new SchemaValidator().validateAndTransform("review", {}, { coerce: true, applyDefaults: true });
+const hints: SchemaHint[] = validator.generateHints(checked.errors, "review");
+const fromText: ValidationResult = validator.validateText("```json\n{}\n```", "review", { hints: true });
+validator.registerSchema("ticket", { type: "object", required: ["id"] });
+console.log(names, transformed.coerced, hints[0]?.hint, fromText.hints);

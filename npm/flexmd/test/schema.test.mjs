@@ -1,0 +1,116 @@
+// SchemaValidator against `flexmd schema`: the same outcomes as the CLI
+// (run outside any project, so no configuration changes its defaults),
+// with columns in UTF-16 units.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { SchemaError, SchemaValidator, getValidator, findJson } from "flexmd";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
+const outside = mkdtempSync(join(tmpdir(), "flexmd-js-"));
+const answers = ["agent/review_answer.md", "agent/messy_review.md"].map((p) => `${root}examples/${p}`);
+
+function cli(args, input) {
+  try {
+    return JSON.parse(execFileSync(bin, args, { cwd: outside, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] }));
+  } catch (error) {
+    if (error.status !== 1) throw error;
+    return JSON.parse(error.stdout);
+  }
+}
+
+const withoutPlaces = (outcome) => {
+  for (const v of [...outcome.errors, ...outcome.warnings]) {
+    delete v.line;
+    delete v.column;
+  }
+  return outcome;
+};
+
+test("the predefined schemas are the CLI's", () => {
+  const validator = new SchemaValidator();
+  const names = validator.listSchemas();
+  assert.deepEqual(names, ["analysis", "implementation", "review", "verification", "plan"]);
+  assert.deepEqual(names, cli(["schema", "list"]).map((s) => s.name));
+  for (const name of names) assert.deepEqual(validator.getSchema(name), cli(["schema", "show", name]));
+  assert.equal(validator.getSchema("nope"), undefined);
+  assert.equal(getValidator(), getValidator());
+});
+
+test("validateText gives what `flexmd schema validate --json` prints", () => {
+  const validator = getValidator();
+  for (const path of answers) {
+    const text = readFileSync(path, "utf8");
+    assert.deepEqual(validator.validateText(text, "review"), cli(["schema", "validate", "--schema", "review", path, "--json"]), path);
+    assert.deepEqual(
+      validator.validateText(text, "review", { hints: true, strict: true }),
+      cli(["schema", "validate", "--schema", "review", path, "--json", "--hints", "--strict"]),
+      path,
+    );
+    assert.deepEqual(
+      validator.validateText(text, "review", { coerce: false, applyDefaults: false }),
+      cli(["schema", "validate", "--schema", "review", path, "--json", "--no-coerce", "--no-defaults"]),
+      path,
+    );
+  }
+  const schema = { type: "object", properties: { approved: { type: "boolean" } } };
+  const schemaFile = join(outside, "inline.json");
+  writeFileSync(schemaFile, JSON.stringify(schema));
+  const text = '😀 réponse: {"approved": 1}';
+  const cliOutcome = cli(["schema", "validate", "--schema", schemaFile, "--json", "--no-coerce"], text);
+  const outcome = validator.validateText(text, schema, { coerce: false });
+  assert.equal(outcome.errors[0].column, cliOutcome.errors[0].column + 1, "the emoji is two UTF-16 units");
+  assert.equal(text.slice(outcome.errors[0].column - 1).slice(0, 1), "1");
+});
+
+test("validate and validateAndTransform judge values as the CLI judges their text", () => {
+  const validator = getValidator();
+  for (const path of answers) {
+    const text = readFileSync(path, "utf8");
+    const data = findJson(text);
+    const plain = withoutPlaces(cli(["schema", "validate", "--schema", "review", path, "--json", "--no-coerce", "--no-defaults"]));
+    const outcome = validator.validate("review", data);
+    assert.deepEqual({ ...outcome, warnings: [] }, { ...plain, warnings: [] }, path);
+    const full = withoutPlaces(cli(["schema", "validate", "--schema", "review", path, "--json"]));
+    const transformed = validator.validateAndTransform("review", data, { coerce: true, applyDefaults: true });
+    for (const key of ["valid", "data", "errors", "coerced", "changes"]) {
+      assert.deepEqual(transformed[key], full[key], `${path}: ${key}`);
+    }
+  }
+  const fixed = validator.validateAndTransform("review", findJson(readFileSync(answers[0], "utf8")), {
+    coerce: true,
+    applyDefaults: true,
+  });
+  assert.equal(fixed.valid, true);
+  assert.equal(fixed.coerced, true);
+  assert.equal(fixed.data.approved, false);
+  assert.deepEqual(validator.validate("nope", {}).errors.map((e) => e.code), ["schema_not_found"]);
+});
+
+test("hints, registration and errors", () => {
+  const validator = new SchemaValidator();
+  const outcome = validator.validate("review", { approved: "yes" });
+  const hints = validator.generateHints(outcome.errors, "review");
+  assert.equal(hints.length, outcome.errors.length);
+  assert.match(hints[0].hint, /^Fix issues: Missing required field: issues\. Add `issues`/);
+  validator.registerSchema("ticket", { type: "object", required: ["id"], properties: { id: { type: "integer" } } });
+  assert.deepEqual(validator.listSchemas().at(-1), "ticket");
+  assert.equal(validator.validate("ticket", { id: 7 }).valid, true);
+  assert.deepEqual(validator.validate("ticket", {}).errors[0].code, "missing_required");
+  assert.throws(
+    () => validator.registerSchema("bad", { type: 12 }),
+    (e) => e instanceof SchemaError && e.code === "schema::invalid",
+  );
+  assert.throws(
+    () => validator.validateText("{}", "no-such-schema"),
+    (e) => e instanceof SchemaError && e.code === "schema::not_found" && /review/.test(e.message),
+  );
+  // Another validator does not see this one's schemas.
+  assert.equal(new SchemaValidator().getSchema("ticket"), undefined);
+});
