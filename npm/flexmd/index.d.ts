@@ -328,6 +328,139 @@ export class SchemaValidator {
 /** The process's one SchemaValidator. */
 export function getValidator(): SchemaValidator;
 
+// ---- Artifacts and tools ----------------------------------------------------
+
+export type TokenEncoding = "o200k_base" | "cl100k_base" | "p50k_base" | "r50k_base" | "gpt2";
+export type ArtifactKind = "text" | "markdown" | "json" | "json5" | "jsonl" | "ndjson";
+export type JsonArtifactFormat = "json" | "json5" | "jsonl" | "ndjson";
+
+export interface ArtifactOptions {
+  /** How the text is read (default: the class's kind). */
+  kind?: ArtifactKind;
+  /** The id tool calls name it by (default `"artifact"`). */
+  callId?: string;
+}
+
+/**
+ * A tool output too large for a prompt, held in memory and read lazily by
+ * line. Lines are the text split at `\n` (a final line break leaves an
+ * empty last line); `cat` and `slice`-style ranges count from 0, negative
+ * from the end.
+ */
+export class SpooledArtifact {
+  constructor(text: string, options?: ArtifactOptions | string);
+  static isSpooledArtifact(value: unknown): value is SpooledArtifact;
+  readonly callId: string;
+  readonly kind: ArtifactKind;
+  head(n?: number): Promise<string[]>;
+  tail(n?: number): Promise<string[]>;
+  /** Rust regex syntax (no lookaround); RegExp flags i, m, s, u are kept. */
+  grep(pattern: RegExp | string): Promise<string[]>;
+  cat(start?: number, end?: number): Promise<string[]>;
+  byteLength(): Promise<number>;
+  lineCount(): Promise<number>;
+  estimateTokens(encoding?: TokenEncoding): Promise<number>;
+  asString(): Promise<string>;
+}
+
+export class SpooledJsonArtifact<T = unknown> extends SpooledArtifact {
+  constructor(text: string, format?: JsonArtifactFormat | ArtifactOptions);
+  static isSpooledJsonArtifact(value: unknown): value is SpooledJsonArtifact;
+  json_type(): Promise<JsonArtifactFormat>;
+  json_keys(): Promise<string[] | undefined>;
+  json_length(): Promise<number>;
+  /** The values a JSONPath (RFC 9535) selects (for JSON Lines, in every record). */
+  json_get(path: string): Promise<unknown[]>;
+  json_slice(start?: number, end?: number): Promise<T[]>;
+  json_filter(path: string): Promise<T[]>;
+  json_pluck(path: string): Promise<unknown[]>;
+}
+
+export interface MarkdownHeadingEntry {
+  depth: 1 | 2 | 3 | 4 | 5 | 6;
+  text: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface MarkdownCodeEntry {
+  lang: string | null;
+  startLine: number;
+  endLine: number;
+}
+
+export interface MarkdownSection {
+  depth: 1 | 2 | 3 | 4 | 5 | 6;
+  heading: string;
+  headingLine: number;
+  bodyStartLine: number;
+  bodyEndLine: number;
+}
+
+export interface MarkdownLink {
+  text: string;
+  url: string;
+  title?: string;
+}
+
+export interface MarkdownImage {
+  alt: string;
+  url: string;
+  title?: string;
+}
+
+export class SpooledMarkdownArtifact extends SpooledArtifact {
+  constructor(text: string, options?: ArtifactOptions | string);
+  static isSpooledMarkdownArtifact(value: unknown): value is SpooledMarkdownArtifact;
+  md_frontmatter(): Promise<Record<string, unknown> | undefined>;
+  md_headings(depth?: 1 | 2 | 3 | 4 | 5 | 6): Promise<MarkdownHeadingEntry[]>;
+  md_code_blocks(lang?: string): Promise<MarkdownCodeEntry[]>;
+  md_sections(depth?: 1 | 2 | 3 | 4 | 5 | 6): Promise<MarkdownSection[]>;
+  /** The mdast tree of the lines (at most 1 MiB of them). */
+  md_ast(startLine?: number, endLine?: number): Promise<{ type: "root"; children: unknown[] }>;
+  md_links(startLine?: number, endLine?: number): Promise<MarkdownLink[]>;
+  md_images(startLine?: number, endLine?: number): Promise<MarkdownImage[]>;
+  md_text(startLine?: number, endLine?: number): Promise<string>;
+}
+
+/** A tool call in any provider's shape: `{ name, arguments }`, an OpenAI tool call, an Anthropic `tool_use` block, a message holding them, or JSON text of one. */
+export type ToolCallInput = string | Record<string, unknown> | Array<Record<string, unknown>>;
+
+export interface ToolCallResult {
+  id?: string;
+  name: string;
+  /** The text for the model, when the call ran. */
+  result?: string;
+  /** Why it could not run, written for the model. */
+  error?: string;
+}
+
+export interface ToolPage {
+  text: string;
+  tokens: number;
+  truncated: boolean;
+  /** What the page left out, when `truncated`. */
+  omitted?: { unit: string; count?: number };
+  /** Give it back in `callPage(call, { cursor })` for the next page. */
+  cursor?: string;
+}
+
+export interface ForgedTools {
+  format: "openai" | "anthropic";
+  /** The tool definitions to offer the model, in `format`. */
+  definitions: Array<Record<string, unknown>>;
+  /** Runs one call: the text to give the model. Throws `ToolCallError` (its message is for the model). */
+  call(toolCall: ToolCallInput): string;
+  callAll(toolCalls: ToolCallInput): ToolCallResult[];
+  callPage(toolCall: ToolCallInput, options?: { maxTokens?: number; cursor?: string }): ToolPage;
+}
+
+/** The function-calling tools over `artifacts` and their dispatcher. */
+export function forgeTools(
+  artifacts: SpooledArtifact[],
+  options?: { format?: "openai" | "anthropic" },
+): ForgedTools;
+
 // ---- Errors ----------------------------------------------------------------
 
 export class FlexmdError extends Error {
@@ -342,6 +475,10 @@ export class SpecError extends FlexmdError {}
 export class SchemaError extends FlexmdError {}
 /** An argument of the wrong shape (a misspelt option, an object that is not a FlexDocument). */
 export class ArgumentError extends FlexmdError {}
+/** A tool call that cannot run; the message is written for the model. */
+export class ToolCallError extends FlexmdError {}
+/** An artifact whose content is not the kind asked for. */
+export class ArtifactError extends FlexmdError {}
 /** A bug in flexmd stopped the call; the module keeps working. */
 export class PanicError extends FlexmdError {}
 

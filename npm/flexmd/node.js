@@ -1,8 +1,14 @@
-// The package's entry in Node.js: the WebAssembly module is read from the
-// package folder and compiled once, when the package is first imported.
+// The package's entry in Node.js: the full module (artifacts and tools
+// included), read from the package folder and compiled once, when the
+// package is first imported.
 import { readFileSync } from "node:fs";
-import { initSync } from "./pkg/flexmd_wasm.js";
+import * as glue from "./pkg/flexmd_wasm.js";
+import { use } from "./lib/wasm.js";
 
-initSync({ module: readFileSync(new URL("./pkg/flexmd_wasm_bg.wasm", import.meta.url)) });
+glue.initSync({ module: readFileSync(new URL("./pkg/flexmd_wasm_bg.wasm", import.meta.url)) });
+use(glue);
 
-export * from "./api.js";
+export * from "./lib/errors.js";
+export * from "./lib/api.js";
+export * from "./lib/schema.js";
+export * from "./lib/artifacts.js";

@@ -1,7 +1,7 @@
 // The playground's reader: runs flexmd (WebAssembly) off the page's thread,
 // so a 1 MB answer never freezes typing. Each message is one request; the
 // reply carries its `id` so the page drops replies that are out of date.
-import * as flexmd from "./flexmd/browser.js";
+import * as flexmd from "./flexmd/core.browser.js";
 
 function attempt(work) {
   try {

@@ -100,31 +100,46 @@ pub(crate) fn build() -> Result {
     if !has_target {
         run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
     }
-    run(cargo().args([
-        "build",
-        "--release",
-        "--target",
-        "wasm32-unknown-unknown",
-        "-p",
-        "flexmd-wasm",
-    ]))?;
     let bindgen = wasm_bindgen(&locked_wasm_bindgen()?)?;
-    let module = root().join("target/wasm32-unknown-unknown/release/flexmd_wasm.wasm");
-    let out = root().join("npm/flexmd/pkg");
-    run(Command::new(bindgen)
-        .arg(&module)
-        .args([
+    let built = root().join("target/wasm32-unknown-unknown/release/flexmd_wasm.wasm");
+    let kept = root().join("target/wasm-out");
+    std::fs::create_dir_all(&kept).map_err(|e| format!("cannot make {}: {e}", kept.display()))?;
+    // The full module (`flexmd`), then the core one (`flexmd/core`: no
+    // artifacts, a sixth of the size); the crate is built once per set of
+    // features, its dependencies once for both.
+    for (name, features) in [
+        ("flexmd_wasm", None),
+        ("flexmd_core", Some("--no-default-features")),
+    ] {
+        let mut build = cargo();
+        build.args([
+            "build",
+            "--release",
             "--target",
-            "web",
-            "--out-name",
-            "flexmd_wasm",
-            "--no-typescript",
-            // Objects made in Rust (SchemaValidator's) are freed when
-            // JavaScript collects their wrapper.
-            "--weak-refs",
-            "--out-dir",
-        ])
-        .arg(&out))
+            "wasm32-unknown-unknown",
+            "-p",
+            "flexmd-wasm",
+        ]);
+        build.args(features);
+        run(&mut build)?;
+        let module = kept.join(format!("{name}.wasm"));
+        copy(&built, &module)?;
+        run(Command::new(&bindgen)
+            .arg(&module)
+            .args([
+                "--target",
+                "web",
+                "--out-name",
+                name,
+                "--no-typescript",
+                // Objects made in Rust (SchemaValidator's, artifacts) are
+                // freed when JavaScript collects their wrapper.
+                "--weak-refs",
+                "--out-dir",
+            ])
+            .arg(root().join("npm/flexmd/pkg")))?;
+    }
+    Ok(())
 }
 
 fn npm(package: &Path) -> Command {
@@ -160,8 +175,8 @@ fn copy(from: &Path, to: &Path) -> Result {
 }
 
 /// Assembles the playground as a static folder, `target/playground`: the
-/// page (web/playground), the package's browser entry and module (under
-/// `flexmd/`), and the bundled examples (`examples/examples.json`).
+/// page (web/playground), the package's core browser entry and module
+/// (under `flexmd/`), and the bundled examples (`examples/examples.json`).
 pub(crate) fn playground() -> Result<PathBuf> {
     let site = root().join("target/playground");
     let web = root().join("web/playground");
@@ -169,11 +184,15 @@ pub(crate) fn playground() -> Result<PathBuf> {
         copy(&web.join(file), &site.join(file))?;
     }
     let package = root().join("npm/flexmd");
+    // The page needs the core entry point only (a tenth of the full module).
     for file in [
-        "browser.js",
-        "api.js",
-        "pkg/flexmd_wasm.js",
-        "pkg/flexmd_wasm_bg.wasm",
+        "core.browser.js",
+        "lib/errors.js",
+        "lib/wasm.js",
+        "lib/call.js",
+        "lib/api.js",
+        "pkg/flexmd_core.js",
+        "pkg/flexmd_core_bg.wasm",
     ] {
         copy(&package.join(file), &site.join("flexmd").join(file))?;
     }

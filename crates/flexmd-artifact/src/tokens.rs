@@ -220,8 +220,8 @@ fn count_contained(
 
 fn count_text(text: &str, encoding: Encoding) -> usize {
     match encoding {
-        Encoding::Cl100kBase => bpe_openai::cl100k_base().count(text),
-        Encoding::O200kBase => bpe_openai::o200k_base().count(text),
+        Encoding::Cl100kBase => count_cl100k(text),
+        Encoding::O200kBase => count_o200k(text),
         Encoding::Gpt2 | Encoding::R50kBase => count_tiktoken(text, &|t| {
             tiktoken_rs::r50k_base_singleton().encode_ordinary(t).len()
         }),
@@ -239,9 +239,55 @@ fn count_text(text: &str, encoding: Encoding) -> usize {
     }
 }
 
+// bpe-openai counts fastest, from tables built at compile time (47 MB for
+// the two encodings). In WebAssembly the module's size is what a page
+// downloads, so there the same encodings are counted by tiktoken-rs from
+// its ranks (5 MB): the same tokens (a property test compares them), more
+// slowly, runs past `MAX_RUN` bytes cut as for the other encodings.
+
+#[cfg(not(target_family = "wasm"))]
+fn count_cl100k(text: &str) -> usize {
+    bpe_openai::cl100k_base().count(text)
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn count_o200k(text: &str) -> usize {
+    bpe_openai::o200k_base().count(text)
+}
+
+#[cfg(target_family = "wasm")]
+fn count_cl100k(text: &str) -> usize {
+    count_tiktoken(text, &|t| {
+        tiktoken_rs::cl100k_base_singleton()
+            .encode_ordinary(t)
+            .len()
+    })
+}
+
+#[cfg(target_family = "wasm")]
+fn count_o200k(text: &str) -> usize {
+    count_tiktoken(text, &|t| {
+        tiktoken_rs::o200k_base_singleton().encode_ordinary(t).len()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // What WebAssembly builds count with (tiktoken-rs) gives the same
+        // tokens as what native builds count with (bpe-openai).
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn tiktoken_and_bpe_openai_agree(text in "(\\PC|[ \n\t]){0,200}") {
+            let o200k = tiktoken_rs::o200k_base_singleton().encode_ordinary(&text).len();
+            prop_assert_eq!(o200k, bpe_openai::o200k_base().count(&text));
+            let cl100k = tiktoken_rs::cl100k_base_singleton().encode_ordinary(&text).len();
+            prop_assert_eq!(cl100k, bpe_openai::cl100k_base().count(&text));
+        }
+    }
 
     #[test]
     fn known_counts() {

@@ -14,6 +14,9 @@
 //! `PanicError` (and the tests check it never fires on hostile input).
 
 mod api;
+#[cfg(feature = "artifacts")]
+mod artifacts;
+#[cfg(feature = "schema")]
 mod schema;
 mod utf16;
 
@@ -22,6 +25,9 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 pub use api::{BindingError, Outcome, Place, PlaceSpan};
+#[cfg(feature = "artifacts")]
+pub use artifacts::{ArtifactHandle, ToolBox};
+#[cfg(feature = "schema")]
 pub use schema::SchemaValidator;
 pub use utf16::Utf16Offsets;
 
@@ -163,9 +169,11 @@ export!(
 /// Named JSON Schemas and the calls over them, for the package's
 /// `SchemaValidator` class (each method returns one JSON text, as the
 /// functions do).
+#[cfg(feature = "schema")]
 #[wasm_bindgen]
 pub struct SchemaValidatorHandle(SchemaValidator);
 
+#[cfg(feature = "schema")]
 #[wasm_bindgen]
 impl SchemaValidatorHandle {
     /// The five predefined schemas.
@@ -216,9 +224,86 @@ impl SchemaValidatorHandle {
     }
 }
 
+#[cfg(feature = "schema")]
 impl Default for SchemaValidatorHandle {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// An artifact over text in memory, for the package's `SpooledArtifact`
+/// classes.
+#[cfg(feature = "artifacts")]
+#[wasm_bindgen(js_name = ArtifactHandle)]
+pub struct ArtifactExport(ArtifactHandle);
+
+#[cfg(feature = "artifacts")]
+#[wasm_bindgen(js_class = ArtifactHandle)]
+impl ArtifactExport {
+    /// Reads `text` as `kind`; the envelope's error when it cannot be read
+    /// so (a JSON artifact whose text is not JSON).
+    pub fn open(text: &str, kind: &str, call_id: &str) -> Result<ArtifactExport, String> {
+        ArtifactHandle::from_text(text, kind, call_id)
+            .map(Self)
+            .map_err(|e| envelope(Err(e)))
+    }
+
+    /// The id tool calls name it by.
+    #[wasm_bindgen(getter, js_name = callId)]
+    pub fn call_id(&self) -> String {
+        self.0.call_id()
+    }
+
+    /// How it is read.
+    #[wasm_bindgen(getter)]
+    pub fn kind(&self) -> String {
+        self.0.kind()
+    }
+
+    /// Runs one of the artifact's methods.
+    pub fn query(&self, method: &str, args: &str) -> String {
+        envelope(self.0.query(method, args))
+    }
+}
+
+/// The tools forged over artifacts, for the package's `forgeTools`.
+#[cfg(feature = "artifacts")]
+#[wasm_bindgen]
+pub struct ToolBoxHandle(ToolBox);
+
+#[cfg(feature = "artifacts")]
+#[wasm_bindgen]
+impl ToolBoxHandle {
+    /// No artifacts yet.
+    pub fn open(format: &str) -> Result<ToolBoxHandle, String> {
+        ToolBox::new(format).map(Self).map_err(|e| envelope(Err(e)))
+    }
+
+    /// Adds an artifact (the envelope's error for a call id given twice).
+    pub fn add(&mut self, artifact: &ArtifactExport) -> String {
+        envelope(self.0.add(&artifact.0).map(|()| serde_json::Value::Null))
+    }
+
+    /// The tool definitions.
+    pub fn definitions(&self) -> String {
+        envelope(self.0.definitions())
+    }
+
+    /// Runs one call.
+    pub fn call(&self, call: &str) -> String {
+        envelope(self.0.call(call))
+    }
+
+    /// Runs every call.
+    #[wasm_bindgen(js_name = callAll)]
+    pub fn call_all(&self, calls: &str) -> String {
+        envelope(self.0.call_all(calls))
+    }
+
+    /// One page of a call's result.
+    #[wasm_bindgen(js_name = callPage)]
+    pub fn call_page(&self, call: &str, options: &str) -> String {
+        envelope(self.0.call_page(call, options))
     }
 }
 

@@ -77,3 +77,32 @@ const hints: SchemaHint[] = validator.generateHints(checked.errors, "review");
 const fromText: ValidationResult = validator.validateText("```json\n{}\n```", "review", { hints: true });
 validator.registerSchema("ticket", { type: "object", required: ["id"] });
 console.log(names, transformed.coerced, hints[0]?.hint, fromText.hints);
+
+// The ADK's artifact classes and forged tools.
+import {
+  type ForgedTools,
+  type MarkdownSection,
+  SpooledArtifact,
+  SpooledJsonArtifact,
+  SpooledMarkdownArtifact,
+  forgeTools,
+} from "flexmd";
+
+async function artifacts(): Promise<void> {
+  const log = new SpooledArtifact("a\nb", { callId: "log" });
+  const lines: string[] = await log.grep(/b/i);
+  const rows = new SpooledJsonArtifact<{ id: number }>('{"id": 1}', "jsonl");
+  const first: { id: number } | undefined = (await rows.json_slice(0, 1))[0];
+  const md = new SpooledMarkdownArtifact("# A\n", "doc");
+  const sections: MarkdownSection[] = await md.md_sections(2);
+  const tools: ForgedTools = forgeTools([log, rows, md], { format: "anthropic" });
+  const text: string = tools.call({ name: "artifact_head", arguments: { callId: "log" } });
+  const page = tools.callPage({ name: "artifact_cat", arguments: { callId: "log" } }, { maxTokens: 100 });
+  console.log(lines, first?.id, sections, text, page.cursor, await log.estimateTokens("cl100k_base"));
+}
+void artifacts();
+
+// The core entry point has the same names.
+import * as core from "flexmd/core";
+const coreReport: ValidationReport = core.validateOutput("## A\n", core.makeDefaultOfs());
+console.log(coreReport.ok);

@@ -1,0 +1,350 @@
+//! Spooled artifacts over text held in memory, and the function-calling
+//! tools forged over them, for the npm package's `SpooledArtifact`
+//! classes and `forgeTools`.
+
+use std::sync::Arc;
+
+use flexmd_artifact::{
+    Artifact, ArtifactError, Encoding, GrepFlags, MemoryReader, ReadAs, SpooledJsonArtifact,
+    SpooledMarkdownArtifact, ToolCall, forge_tools, tool_calls,
+};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::api::{BindingError, Outcome, argument_error, from_json, to_value};
+
+/// An artifact error as the package throws it: a bad query (pattern,
+/// JSONPath, arguments, a result too large) is a `ToolCallError`, content
+/// that is not the kind asked for an `ArtifactError`.
+fn artifact_error(error: &ArtifactError) -> BindingError {
+    let name = match error {
+        ArtifactError::Pattern(_)
+        | ArtifactError::JsonPath(_)
+        | ArtifactError::Call(_)
+        | ArtifactError::TooLarge { .. } => "ToolCallError",
+        _ => "ArtifactError",
+    };
+    BindingError {
+        name,
+        code: miette::Diagnostic::code(error).map_or_else(String::new, |c| c.to_string()),
+        message: error.to_string(),
+        details: None,
+    }
+}
+
+/// One artifact: the text, how it is read, and the id tool calls name it by.
+pub struct ArtifactHandle {
+    call_id: String,
+    kind: ReadAs,
+    artifact: Arc<Artifact>,
+}
+
+/// The arguments a query may take (each method reads its own).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct QueryArgs {
+    n: Option<usize>,
+    pattern: Option<String>,
+    flags: Option<String>,
+    start: Option<i64>,
+    end: Option<i64>,
+    encoding: Option<String>,
+    path: Option<String>,
+    depth: Option<u8>,
+    lang: Option<String>,
+    start_line: Option<usize>,
+    end_line: Option<usize>,
+}
+
+impl ArtifactHandle {
+    /// An artifact over `text`, read as `kind` (`text`, `markdown`, `json`,
+    /// `json5`, `jsonl`, `ndjson`).
+    pub fn from_text(text: &str, kind: &str, call_id: &str) -> Result<Self, BindingError> {
+        let kind: ReadAs = kind.parse().map_err(|e| artifact_error(&e))?;
+        let artifact = Artifact::read(MemoryReader::new(text.as_bytes().to_vec()), kind)
+            .map_err(|e| artifact_error(&e))?;
+        Ok(Self {
+            call_id: call_id.to_owned(),
+            kind,
+            artifact: Arc::new(artifact),
+        })
+    }
+
+    /// The id tool calls name it by.
+    pub fn call_id(&self) -> String {
+        self.call_id.clone()
+    }
+
+    /// How it is read.
+    pub fn kind(&self) -> String {
+        self.kind.name().to_owned()
+    }
+
+    fn json(&self) -> Result<&SpooledJsonArtifact, BindingError> {
+        match self.artifact.as_ref() {
+            Artifact::Json(a) => Ok(a),
+            _ => Err(self.not_a("JSON")),
+        }
+    }
+
+    fn markdown(&self) -> Result<&SpooledMarkdownArtifact, BindingError> {
+        match self.artifact.as_ref() {
+            Artifact::Markdown(a) => Ok(a),
+            _ => Err(self.not_a("Markdown")),
+        }
+    }
+
+    fn not_a(&self, what: &str) -> BindingError {
+        BindingError {
+            name: "ArtifactError",
+            code: "artifact::kind".to_owned(),
+            message: format!(
+                "`{}` is read as {}, not {what}",
+                self.call_id,
+                self.kind.name()
+            ),
+            details: None,
+        }
+    }
+
+    /// Runs query `method` (the artifact method's name: `head`, `json_get`,
+    /// `md_sections`, ...) with `args` (JSON text of an object).
+    pub fn query(&self, method: &str, args: &str) -> Outcome {
+        let args: QueryArgs = from_json(&format!("{method} arguments"), args)?;
+        let base = self.artifact.base();
+        let failed = |e: ArtifactError| artifact_error(&e);
+        match method {
+            "head" => to_value(&base.head(args.n.unwrap_or(10))),
+            "tail" => to_value(&base.tail(args.n.unwrap_or(10))),
+            "cat" => to_value(&base.cat(args.start, args.end)),
+            "grep" => {
+                let pattern = args
+                    .pattern
+                    .ok_or_else(|| argument_error("grep needs a pattern"))?;
+                let flags =
+                    GrepFlags::parse(args.flags.as_deref().unwrap_or_default()).map_err(failed)?;
+                to_value(&base.grep(&pattern, flags).map_err(failed)?)
+            }
+            "byteLength" => to_value(&base.byte_length()),
+            "lineCount" => to_value(&base.line_count()),
+            "estimateTokens" => {
+                let encoding: Encoding = args
+                    .encoding
+                    .as_deref()
+                    .unwrap_or("o200k_base")
+                    .parse()
+                    .map_err(failed)?;
+                to_value(&base.estimate_tokens(encoding))
+            }
+            "asString" => Ok(Value::String(base.as_string().into_owned())),
+            "json_type" => Ok(Value::from(self.json()?.json_type().name())),
+            "json_keys" => to_value(&self.json()?.json_keys().map_err(failed)?),
+            "json_length" => to_value(&self.json()?.json_length().map_err(failed)?),
+            "json_get" => to_value(&self.json()?.json_get(&path(args.path)?).map_err(failed)?),
+            "json_filter" => to_value(
+                &self
+                    .json()?
+                    .json_filter(&path(args.path)?)
+                    .map_err(failed)?,
+            ),
+            "json_pluck" => to_value(&self.json()?.json_pluck(&path(args.path)?).map_err(failed)?),
+            "json_slice" => to_value(
+                &self
+                    .json()?
+                    .json_slice(args.start, args.end)
+                    .map_err(failed)?,
+            ),
+            "md_frontmatter" => to_value(&self.markdown()?.md_frontmatter().map_err(failed)?),
+            "md_headings" => to_value(&self.markdown()?.md_headings(args.depth)),
+            "md_sections" => to_value(&self.markdown()?.md_sections(args.depth)),
+            "md_code_blocks" => to_value(&self.markdown()?.md_code_blocks(args.lang.as_deref())),
+            "md_links" => to_value(&self.markdown()?.md_links(args.start_line, args.end_line)),
+            "md_images" => to_value(&self.markdown()?.md_images(args.start_line, args.end_line)),
+            "md_text" => Ok(Value::String(
+                self.markdown()?.md_text(args.start_line, args.end_line),
+            )),
+            "md_ast" => self
+                .markdown()?
+                .md_ast(args.start_line, args.end_line)
+                .map_err(failed),
+            other => Err(argument_error(format!("no artifact method `{other}`"))),
+        }
+    }
+}
+
+fn path(path: Option<String>) -> Result<String, BindingError> {
+    path.ok_or_else(|| argument_error("a JSONPath is needed (`$.id`)"))
+}
+
+/// The tools forged over a set of artifacts, and the dispatcher of a
+/// model's calls to them.
+pub struct ToolBox {
+    artifacts: Vec<(String, Arc<Artifact>)>,
+    anthropic: bool,
+}
+
+/// Options of a paged call.
+#[derive(Debug, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct PageArgs {
+    max_tokens: usize,
+    cursor: Option<String>,
+}
+
+impl Default for PageArgs {
+    fn default() -> Self {
+        Self {
+            max_tokens: flexmd_artifact::DEFAULT_MAX_TOKENS,
+            cursor: None,
+        }
+    }
+}
+
+impl ToolBox {
+    /// No artifacts yet; definitions in `format` (`openai` or `anthropic`).
+    pub fn new(format: &str) -> Result<Self, BindingError> {
+        let anthropic = match format {
+            "openai" => false,
+            "anthropic" => true,
+            other => {
+                return Err(argument_error(format!(
+                    "format must be \"openai\" or \"anthropic\", not {other:?}"
+                )));
+            }
+        };
+        Ok(Self {
+            artifacts: Vec::new(),
+            anthropic,
+        })
+    }
+
+    /// Adds an artifact; its call id must be new.
+    pub fn add(&mut self, artifact: &ArtifactHandle) -> Result<(), BindingError> {
+        if self.artifacts.iter().any(|(id, _)| *id == artifact.call_id) {
+            return Err(argument_error(format!(
+                "two artifacts have the callId `{}`: give each its own",
+                artifact.call_id
+            )));
+        }
+        self.artifacts
+            .push((artifact.call_id.clone(), Arc::clone(&artifact.artifact)));
+        Ok(())
+    }
+
+    /// The tool definitions (`flexmd tools`).
+    pub fn definitions(&self) -> Outcome {
+        let tools = forge_tools(&self.artifacts);
+        Ok(if self.anthropic {
+            tools.to_anthropic()
+        } else {
+            tools.to_openai()
+        })
+    }
+
+    /// The tool calls in `calls` (JSON text: a call, an assistant message,
+    /// or a list of them, in any provider's shape).
+    fn calls(calls: &str) -> Result<Vec<ToolCall>, BindingError> {
+        let value: Value = from_json("tool call", calls)?;
+        let calls = tool_calls(&value).map_err(|e| artifact_error(&e))?;
+        if calls.is_empty() {
+            return Err(BindingError {
+                name: "ToolCallError",
+                code: "artifact::call".to_owned(),
+                message: "the call list is empty: give at least one tool call".to_owned(),
+                details: None,
+            });
+        }
+        Ok(calls)
+    }
+
+    fn one(calls: &str, what: &str) -> Result<ToolCall, BindingError> {
+        let mut calls = Self::calls(calls)?;
+        match (calls.pop(), calls.is_empty()) {
+            (Some(call), true) => Ok(call),
+            (_, _) => Err(BindingError {
+                name: "ToolCallError",
+                code: "artifact::call".to_owned(),
+                message: format!(
+                    "{what} runs one tool call and this holds {}; callAll runs several",
+                    calls.len() + 1
+                ),
+                details: None,
+            }),
+        }
+    }
+
+    /// Runs one call: the text to give the model back.
+    pub fn call(&self, call: &str) -> Outcome {
+        let call = Self::one(call, "call")?;
+        forge_tools(&self.artifacts)
+            .call(&call.name, &call.arguments)
+            .map(Value::String)
+            .map_err(|e| artifact_error(&e))
+    }
+
+    /// Runs every call: `{id?, name, result | error}` each (`flexmd call --json`).
+    pub fn call_all(&self, calls: &str) -> Outcome {
+        let calls = Self::calls(calls)?;
+        let tools = forge_tools(&self.artifacts);
+        let results: Vec<_> = calls.iter().map(|c| tools.run_call(c)).collect();
+        to_value(&results)
+    }
+
+    /// One page of a call's result within `maxTokens` (o200k_base), cut
+    /// between whole lines or values; `cursor` continues.
+    pub fn call_page(&self, call: &str, options: &str) -> Outcome {
+        let call = Self::one(call, "callPage")?;
+        let options: PageArgs = from_json("callPage options", options)?;
+        let page = forge_tools(&self.artifacts)
+            .call_paged(
+                &call.name,
+                &call.arguments,
+                options.max_tokens,
+                options.cursor.as_deref(),
+            )
+            .map_err(|e| artifact_error(&e))?;
+        to_value(&page)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_read_each_kind() {
+        let text = ArtifactHandle::from_text("a\nb\nc", "text", "log").unwrap();
+        assert_eq!(
+            text.query("tail", r#"{"n": 2}"#).unwrap(),
+            serde_json::json!(["b", "c"])
+        );
+        assert_eq!(text.query("lineCount", "{}").unwrap(), 3);
+        let error = text.query("json_keys", "{}").unwrap_err();
+        assert_eq!(
+            (error.name, error.code.as_str()),
+            ("ArtifactError", "artifact::kind")
+        );
+        let json =
+            ArtifactHandle::from_text("{\"id\": 1}\n{\"id\": 2}\n", "jsonl", "rows").unwrap();
+        assert_eq!(
+            json.query("json_pluck", r#"{"path": "$.id"}"#).unwrap(),
+            serde_json::json!([1, 2])
+        );
+        let bad = json.query("json_get", r#"{"path": "$[?"}"#).unwrap_err();
+        assert_eq!(bad.name, "ToolCallError");
+    }
+
+    #[test]
+    fn tools_dispatch_calls_to_their_artifact() {
+        let md = ArtifactHandle::from_text("# A\nx\n## B\ny\n", "markdown", "doc").unwrap();
+        let mut tools = ToolBox::new("openai").unwrap();
+        tools.add(&md).unwrap();
+        assert!(tools.add(&md).is_err(), "a call id twice");
+        let result = tools
+            .call(r#"{"name": "artifact_head", "arguments": "{\"callId\": \"doc\", \"n\": 1}"}"#)
+            .unwrap();
+        assert_eq!(result, "# A");
+        let definitions = tools.definitions().unwrap();
+        assert!(definitions.as_array().is_some_and(|d| d.len() > 10));
+    }
+}

@@ -1,0 +1,207 @@
+// The ADK's artifact classes and forged tools, over the full module (the
+// core entry point leaves them out: their token tables are most of the
+// module's size).
+import { module as wasm } from "./wasm.js";
+import { raise } from "./errors.js";
+import { call, options, text } from "./call.js";
+
+const HANDLE = Symbol("flexmd artifact");
+
+function artifactOptions(value, name) {
+  if (value === undefined) return {};
+  if (typeof value === "string") return { [name]: value };
+  if (value === null || typeof value !== "object") throw new TypeError("options must be an object");
+  return value;
+}
+
+/**
+ * A tool output too large for a prompt, held in memory and read lazily by
+ * line (`head`, `tail`, `grep`, `cat`, …). The methods are async, as in
+ * the ADK, though the work is done at once.
+ */
+export class SpooledArtifact {
+  static defaultKind = "text";
+
+  /** `text` read as `options.kind` (default: the class's kind), named `options.callId` in tool calls. */
+  constructor(input, options) {
+    const { kind = new.target.defaultKind, callId = "artifact" } = artifactOptions(options, "callId");
+    try {
+      this[HANDLE] = wasm.ArtifactHandle.open(text("text", input), kind, callId);
+    } catch (thrown) {
+      raise(thrown);
+    }
+  }
+
+  static isSpooledArtifact(value) {
+    return value instanceof SpooledArtifact;
+  }
+
+  get callId() {
+    return this[HANDLE].callId;
+  }
+
+  get kind() {
+    return this[HANDLE].kind;
+  }
+
+  _query(method, args = {}) {
+    return call((m, a) => this[HANDLE].query(m, a), method, JSON.stringify(args));
+  }
+
+  async head(n = 10) {
+    return this._query("head", { n });
+  }
+
+  async tail(n = 10) {
+    return this._query("tail", { n });
+  }
+
+  /** Lines matching `pattern` (a RegExp or its source; flags i, m, s, u are kept, g and y ignored). */
+  async grep(pattern) {
+    const [source, flags] =
+      pattern instanceof RegExp ? [pattern.source, [...pattern.flags].filter((f) => "imsu".includes(f)).join("")] : [pattern, ""];
+    return this._query("grep", { pattern: text("pattern", source), flags });
+  }
+
+  async cat(start, end) {
+    return this._query("cat", { start, end });
+  }
+
+  async byteLength() {
+    return this._query("byteLength");
+  }
+
+  async lineCount() {
+    return this._query("lineCount");
+  }
+
+  async estimateTokens(encoding = "o200k_base") {
+    return this._query("estimateTokens", { encoding });
+  }
+
+  async asString() {
+    return this._query("asString");
+  }
+}
+
+/** A JSON, JSON5 or JSON Lines tool output, queried by JSONPath (RFC 9535). */
+export class SpooledJsonArtifact extends SpooledArtifact {
+  static defaultKind = "json";
+
+  /** `format`: `json` (JSON, JSON5 or JSON Lines, told apart by content), `json5`, `jsonl`, `ndjson`; or options `{ kind, callId }`. */
+  constructor(input, format) {
+    super(input, artifactOptions(format, "kind"));
+  }
+
+  static isSpooledJsonArtifact(value) {
+    return value instanceof SpooledJsonArtifact;
+  }
+
+  async json_type() {
+    return this._query("json_type");
+  }
+
+  async json_keys() {
+    return this._query("json_keys") ?? undefined;
+  }
+
+  async json_length() {
+    return this._query("json_length");
+  }
+
+  async json_get(path) {
+    return this._query("json_get", { path: text("path", path) });
+  }
+
+  async json_slice(start, end) {
+    return this._query("json_slice", { start, end });
+  }
+
+  async json_filter(path) {
+    return this._query("json_filter", { path: text("path", path) });
+  }
+
+  async json_pluck(path) {
+    return this._query("json_pluck", { path: text("path", path) });
+  }
+}
+
+/** A Markdown tool output, queried by headings, sections, code blocks, links. */
+export class SpooledMarkdownArtifact extends SpooledArtifact {
+  static defaultKind = "markdown";
+
+  constructor(input, options) {
+    super(input, artifactOptions(options, "callId"));
+  }
+
+  static isSpooledMarkdownArtifact(value) {
+    return value instanceof SpooledMarkdownArtifact;
+  }
+
+  async md_frontmatter() {
+    return this._query("md_frontmatter") ?? undefined;
+  }
+
+  async md_headings(depth) {
+    return this._query("md_headings", { depth });
+  }
+
+  async md_code_blocks(lang) {
+    return this._query("md_code_blocks", { lang });
+  }
+
+  async md_sections(depth) {
+    return this._query("md_sections", { depth });
+  }
+
+  async md_ast(startLine, endLine) {
+    return this._query("md_ast", { startLine, endLine });
+  }
+
+  async md_links(startLine, endLine) {
+    return this._query("md_links", { startLine, endLine });
+  }
+
+  async md_images(startLine, endLine) {
+    return this._query("md_images", { startLine, endLine });
+  }
+
+  async md_text(startLine, endLine) {
+    return this._query("md_text", { startLine, endLine });
+  }
+}
+
+// A tool call as the model's SDK gives it: an object, or its JSON text.
+function toolCall(value) {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * The function-calling tools for `artifacts` (`artifact_head`,
+ * `artifact_json_get`, …, each taking the artifact's `callId`), in the
+ * format of `options.format` (`openai`, default, or `anthropic`), and the
+ * dispatcher for the model's calls.
+ */
+export function forgeTools(artifacts, { format = "openai" } = {}) {
+  if (!Array.isArray(artifacts) || !artifacts.every((a) => a instanceof SpooledArtifact)) {
+    throw new TypeError("artifacts must be an array of SpooledArtifact");
+  }
+  let box;
+  try {
+    box = wasm.ToolBoxHandle.open(text("format", format));
+  } catch (thrown) {
+    raise(thrown);
+  }
+  for (const artifact of artifacts) call((a) => box.add(a), artifact[HANDLE]);
+  return {
+    format,
+    definitions: call(() => box.definitions()),
+    /** Runs one call; the text to give the model. Throws ToolCallError with the text to give it instead. */
+    call: (value) => call((c) => box.call(c), toolCall(value)),
+    /** Runs every call in a message or list: `{ id?, name, result | error }` each. */
+    callAll: (value) => call((c) => box.callAll(c), toolCall(value)),
+    /** One page of a call's result within `maxTokens`: `{ text, tokens, truncated, cursor? }`. */
+    callPage: (value, opts) => call((c, o) => box.callPage(c, o), toolCall(value), options(opts)),
+  };
+}
+

@@ -1,0 +1,72 @@
+// The errors the package throws, shared by every entry point (so
+// `instanceof` works whichever one a program imports).
+
+/** Every error this package throws: `code` is stable, `details` structured. */
+export class FlexmdError extends Error {
+  constructor(message, { code = "flexmd_error", details = null } = {}) {
+    super(message);
+    this.name = "FlexmdError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** A spec that cannot be read; `details` has `line`, `column`, `span`. */
+export class SpecError extends FlexmdError {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "SpecError";
+  }
+}
+
+/** An argument of the wrong shape: a misspelt option, JSON that is not a FlexDocument. */
+export class ArgumentError extends FlexmdError {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "ArgumentError";
+  }
+}
+
+/** A bug in flexmd stopped the call (the module keeps working). */
+export class PanicError extends FlexmdError {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "PanicError";
+  }
+}
+
+/** A schema that cannot be compiled, or a schema name that is not registered. */
+export class SchemaError extends FlexmdError {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "SchemaError";
+  }
+}
+
+/** A tool call that cannot run (unknown tool, bad arguments, a bad pattern or JSONPath); the message is written for the model. */
+export class ToolCallError extends FlexmdError {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "ToolCallError";
+  }
+}
+
+/** An artifact whose content is not the kind asked for (JSON that does not parse, a JSON query on text). */
+export class ArtifactError extends FlexmdError {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "ArtifactError";
+  }
+}
+
+export const ERRORS = { SpecError, ArgumentError, SchemaError, ToolCallError, ArtifactError };
+
+/** The thrown envelope of a constructor, as the error it carries. */
+export function raise(thrown) {
+  if (typeof thrown === "string") {
+    const { name, code, message, details } = JSON.parse(thrown).error;
+    throw new (ERRORS[name] ?? FlexmdError)(message, { code, details });
+  }
+  throw thrown;
+}
+

@@ -1,0 +1,149 @@
+// Artifacts and forged tools against `flexmd tools` and `flexmd call`: the
+// same definitions, and every tool's result text the same as the CLI's for
+// the same call on the same file.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import {
+  ArtifactError,
+  SpooledArtifact,
+  SpooledJsonArtifact,
+  SpooledMarkdownArtifact,
+  ToolCallError,
+  forgeTools,
+} from "flexmd";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
+
+function cli(args) {
+  try {
+    return JSON.parse(execFileSync(bin, args, { cwd: root, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] }));
+  } catch (error) {
+    if (error.status !== 1) throw error;
+    return JSON.parse(error.stdout);
+  }
+}
+
+// Each file's callId in the CLI is its path as given: the same here.
+const files = {
+  log: ["examples/agent/build.log", SpooledArtifact],
+  md: ["examples/responses/nested.md", SpooledMarkdownArtifact],
+  json: ["examples/streaming/answer.chunks.jsonl", SpooledJsonArtifact],
+};
+// The CLI reads a file by its extension: the same kinds here.
+const KINDS = { SpooledArtifact: "text", SpooledMarkdownArtifact: "markdown", SpooledJsonArtifact: "jsonl" };
+const open = (path, Class) => new Class(readFileSync(`${root}${path}`, "utf8"), { callId: path, kind: KINDS[Class.name] });
+
+test("tool definitions are the CLI's, in both formats", () => {
+  const artifacts = Object.values(files).map(([path, Class]) => open(path, Class));
+  const paths = Object.values(files).map(([path]) => path);
+  for (const format of ["openai", "anthropic"]) {
+    const tools = forgeTools(artifacts, { format });
+    assert.deepEqual(tools.definitions, cli(["tools", "--format", format, ...paths]), format);
+  }
+  assert.throws(() => forgeTools(artifacts, { format: "gemini" }), /openai/);
+  assert.throws(() => forgeTools([artifacts[0], artifacts[0]]), /callId/);
+});
+
+test("every call gives the CLI's result text", () => {
+  const [logPath] = files.log;
+  const [mdPath] = files.md;
+  const [jsonPath] = files.json;
+  const tools = forgeTools([
+    open(logPath, SpooledArtifact),
+    open(mdPath, SpooledMarkdownArtifact),
+    open(jsonPath, SpooledJsonArtifact),
+  ]);
+  const calls = [
+    { name: "artifact_head", arguments: { callId: logPath, n: 3 } },
+    { name: "artifact_tail", arguments: { callId: logPath, n: 2 } },
+    { name: "artifact_grep", arguments: { callId: logPath, pattern: "warn(ing)?:", flags: "i", lineNumbers: true } },
+    { name: "artifact_cat", arguments: { callId: logPath, start: -3 } },
+    { name: "artifact_line_count", arguments: { callId: logPath } },
+    { name: "artifact_estimate_tokens", arguments: { callId: mdPath, encoding: "cl100k_base" } },
+    { name: "artifact_md_headings", arguments: { callId: mdPath } },
+    { name: "artifact_md_sections", arguments: { callId: mdPath, depth: 2 } },
+    { name: "artifact_md_text", arguments: { callId: mdPath, startLine: 0, endLine: 5 } },
+    { name: "artifact_json_length", arguments: { callId: jsonPath } },
+    { name: "artifact_json_pluck", arguments: { callId: jsonPath, path: "$.delta" } },
+    { name: "artifact_json_slice", arguments: { callId: jsonPath, start: 0, end: 2 } },
+  ];
+  for (const c of calls) {
+    const expected = cli(["call", logPath, mdPath, jsonPath, "--json", "--call", JSON.stringify(c)]);
+    assert.equal(tools.call(c), expected.result, c.name);
+    // The provider shapes reach the same tool.
+    const openai = { id: "call_1", type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } };
+    assert.equal(tools.call(openai), expected.result, `${c.name} (OpenAI shape)`);
+  }
+  const all = tools.callAll({ role: "assistant", content: [
+    { type: "tool_use", id: "t1", name: "artifact_line_count", input: { callId: logPath } },
+    { type: "tool_use", id: "t2", name: "artifact_json_keys", input: { callId: logPath } },
+  ] });
+  assert.equal(all[0].id, "t1");
+  assert.match(all[0].result, /^\d+$/);
+  assert.ok(all[1].error, "a JSON tool on a text artifact is an error for the model");
+  assert.throws(
+    () => tools.call({ name: "artifact_grep", arguments: { callId: logPath, pattern: "(?<=x)y" } }),
+    (e) => e instanceof ToolCallError && e.code === "artifact::pattern",
+  );
+});
+
+test("paged calls are the CLI's pages", () => {
+  const [logPath] = files.log;
+  const tools = forgeTools([open(logPath, SpooledArtifact)]);
+  const c = { name: "artifact_grep", arguments: { callId: logPath, pattern: "." } };
+  let cursor;
+  let pages = 0;
+  do {
+    const args = ["call", logPath, "--json", "--max-tokens", "200", "--call", JSON.stringify(c)];
+    if (cursor) args.push("--cursor", cursor);
+    const expected = cli(args);
+    const page = tools.callPage(c, { maxTokens: 200, cursor });
+    assert.deepEqual(page, expected);
+    cursor = page.cursor;
+    pages += 1;
+  } while (cursor && pages < 50);
+  assert.ok(pages > 1, "the log takes more than one page of 200 tokens");
+});
+
+test("artifact methods return values", async () => {
+  const log = new SpooledArtifact("first\nsecond error\nthird\nERROR again", "log");
+  assert.equal(log.callId, "log");
+  assert.equal(log.kind, "text");
+  assert.deepEqual(await log.head(2), ["first", "second error"]);
+  assert.deepEqual(await log.tail(1), ["ERROR again"]);
+  assert.deepEqual(await log.grep(/error/i), ["second error", "ERROR again"]);
+  assert.deepEqual(await log.grep("^t"), ["third"]);
+  assert.deepEqual(await log.cat(1, -1), ["second error", "third"]);
+  assert.equal(await log.lineCount(), 4);
+  assert.equal(await log.byteLength(), 36);
+  assert.equal(await log.asString(), "first\nsecond error\nthird\nERROR again");
+  assert.ok((await log.estimateTokens()) > 3);
+
+  const rows = new SpooledJsonArtifact('{"id": 1, "ok": true}\n{"id": 2, "ok": false}\n', "jsonl");
+  assert.equal(await rows.json_type(), "jsonl");
+  assert.equal(await rows.json_length(), 2);
+  assert.deepEqual(await rows.json_pluck("$.id"), [1, 2]);
+  assert.deepEqual(await rows.json_filter("$[?@.ok == true]"), [{ id: 1, ok: true }]);
+  assert.deepEqual(await rows.json_slice(-1), [{ id: 2, ok: false }]);
+  assert.deepEqual(await rows.json_keys(), ["id", "ok"]);
+  const doc = new SpooledJsonArtifact('{"a": {"b": [1, 2]}}');
+  assert.deepEqual(await doc.json_get("$.a.b[*]"), [1, 2]);
+
+  const md = new SpooledMarkdownArtifact("---\ntitle: T\n---\n# One\ntext [x](http://a.b)\n## Two\n```js\nx\n```\n");
+  assert.deepEqual(await md.md_frontmatter(), { title: "T" });
+  assert.deepEqual((await md.md_headings()).map((h) => [h.depth, h.text]), [[1, "One"], [2, "Two"]]);
+  assert.deepEqual((await md.md_code_blocks("js")).length, 1);
+  assert.deepEqual(await md.md_links(), [{ text: "x", url: "http://a.b" }]);
+  assert.equal((await md.md_ast(3, 5)).type, "root");
+  assert.ok(SpooledMarkdownArtifact.isSpooledMarkdownArtifact(md) && SpooledArtifact.isSpooledArtifact(md));
+
+  assert.throws(() => new SpooledJsonArtifact("not json at all"), ArtifactError);
+  // A JSON class told to read Markdown: its JSON queries say so.
+  const misread = new SpooledJsonArtifact("# Title\n", { kind: "markdown", callId: "notes" });
+  await assert.rejects(misread.json_keys(), (e) => e instanceof ArtifactError && /`notes` is read as markdown, not JSON/.test(e.message));
+});
