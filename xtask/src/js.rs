@@ -264,11 +264,14 @@ fn browser_test(site: &Path) -> Result {
         .args(["--test", "test/"]))
 }
 
-/// Builds the package, then runs its tests against the CLI built by
+/// Builds the package (only that with `--build`), then runs its tests against the CLI built by
 /// `cargo test` (target/debug/flexmd, built here when missing), then the
 /// playground's browser test.
-pub(crate) fn run_tests(_args: &[String]) -> Result {
+pub(crate) fn run_tests(args: &[String]) -> Result {
     build()?;
+    if args.iter().any(|a| a == "--build") {
+        return Ok(());
+    }
     run(cargo().args(["build", "-p", "flexmd-cli"]))?;
     let package = root().join("npm/flexmd");
     run(npm(&package).args(["ci", "--no-audit", "--no-fund"]))?;

@@ -11,8 +11,9 @@
 //!   in `DIR` (default `../shared/conformance`); fails when the data is
 //!   missing.
 //! - `layering`: checks that the crate graph only points down.
-//! - `js`: builds the npm package (npm/flexmd) from crates/flexmd-wasm and
-//!   runs its tests (node --test against the CLI's JSON, tsc).
+//! - `js [--build]`: builds the npm package (npm/flexmd) from
+//!   crates/flexmd-wasm and (without `--build`) runs its tests (node --test
+//!   against the CLI's JSON, tsc, the playground in Chromium).
 //! - `fuzz [--time SECONDS] [TARGET]`: runs the fuzz targets of `fuzz/` one
 //!   after another (default 60 s each) with `cargo +nightly fuzz`,
 //!   installing cargo-fuzz when it is missing; each target also tries its
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
         Some("python") => python::run_tests(&args[1..]),
         Some("js") => js::run_tests(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark] | js>"
+            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark] | js [--build]>"
                 .to_owned(),
         ),
     };

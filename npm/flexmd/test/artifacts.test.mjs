@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+import { panicCount } from "../pkg/flexmd_wasm.js";
 import {
   ArtifactError,
   SpooledArtifact,
@@ -146,4 +147,33 @@ test("artifact methods return values", async () => {
   // A JSON class told to read Markdown: its JSON queries say so.
   const misread = new SpooledJsonArtifact("# Title\n", { kind: "markdown", callId: "notes" });
   await assert.rejects(misread.json_keys(), (e) => e instanceof ArtifactError && /`notes` is read as markdown, not JSON/.test(e.message));
+});
+
+test("hostile artifacts and queries never panic", async () => {
+  const before = panicCount();
+  // Long runs are where tokenizers break (one letter, digit or space).
+  for (const unit of ["a", "7", " ", "😀", "\n"]) {
+    const big = new SpooledArtifact(unit.repeat(300_000));
+    for (const encoding of ["o200k_base", "cl100k_base", "gpt2", "p50k_base"]) {
+      assert.ok((await big.estimateTokens(encoding)) > 0, `${unit} ${encoding}`);
+    }
+    await big.grep(/(a*)*b/);
+  }
+  const deep = new SpooledJsonArtifact("[".repeat(100_000) + "]".repeat(100_000));
+  await assert.rejects(deep.json_keys(), (e) => e instanceof ArtifactError || e instanceof ToolCallError);
+  const rows = new SpooledJsonArtifact('{"a": 1}\n' + "{broken\n".repeat(1000), "jsonl");
+  await rows.json_pluck("$.a").catch((e) => assert.ok(e instanceof ArtifactError, e));
+  await assert.rejects(rows.json_get("$" + "[0]".repeat(20_000)), ToolCallError);
+  await assert.rejects(rows.json_get("$[?(((((".repeat(2_000)), ToolCallError);
+  await assert.rejects(new SpooledArtifact("x").grep("(".repeat(10_000)), ToolCallError);
+  const md = new SpooledMarkdownArtifact("> ".repeat(50_000) + "x\n" + "- ".repeat(50_000) + "y\n");
+  await md.md_headings();
+  await md.md_sections();
+  await md.md_text();
+  await md.md_ast(0, 1).catch((e) => assert.ok(e instanceof ToolCallError || e instanceof ArtifactError, e));
+  const tools = forgeTools([md]);
+  assert.throws(() => tools.call("{not json"), (e) => e instanceof ToolCallError || e.name === "ArgumentError");
+  assert.throws(() => tools.call({ name: "artifact_head", arguments: { callId: "nope" } }), ToolCallError);
+  assert.throws(() => tools.callPage({ name: "artifact_cat", arguments: { callId: "artifact" } }, { cursor: "garbage" }), ToolCallError);
+  assert.equal(panicCount(), before);
 });
