@@ -14,22 +14,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::python::run;
 use crate::{Result, root};
-
-fn run(command: &mut Command) -> Result {
-    let shown = format!("{command:?}").replace('"', "");
-    println!("$ {shown}");
-    let started = std::time::Instant::now();
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run {shown}: {e}"))?;
-    println!("  ({:.0} s)", started.elapsed().as_secs_f64());
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{shown} failed ({status})"))
-    }
-}
 
 fn cargo() -> Command {
     let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));

@@ -35,7 +35,8 @@ const SPARK_PACKAGES: &[&str] = &[
 /// The Python suites: the package's, and the MCP server's end to end.
 const SUITES: &[&str] = &["crates/flexmd-py/tests", "crates/flexmd-mcp/tests/python"];
 
-fn run(command: &mut Command) -> Result {
+/// Runs `command`, showing it and how long it took; fails when it does.
+pub(crate) fn run(command: &mut Command) -> Result {
     let shown = format!("{command:?}").replace('"', "");
     println!("$ {shown}");
     let started = std::time::Instant::now();

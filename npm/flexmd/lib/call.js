@@ -2,7 +2,7 @@
 // text, the JSON text that comes back read, an error envelope thrown as
 // its Error subclass, a trap (a Rust panic) as a PanicError. Internal.
 import { module as wasm } from "./wasm.js";
-import { ERRORS, FlexmdError, PanicError } from "./errors.js";
+import { PanicError, errorOf } from "./errors.js";
 
 export function text(name, value) {
   if (typeof value !== "string") {
@@ -41,11 +41,7 @@ export function call(fn, ...args) {
     throw error;
   }
   const result = JSON.parse(out);
-  if (result.error) {
-    const { name, code, message, details } = result.error;
-    const ErrorClass = ERRORS[name] ?? FlexmdError;
-    throw new ErrorClass(message, { code, details });
-  }
+  if (result.error) throw errorOf(result.error);
   return result.ok;
 }
 

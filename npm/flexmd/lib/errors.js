@@ -5,67 +5,42 @@
 export class FlexmdError extends Error {
   constructor(message, { code = "flexmd_error", details = null } = {}) {
     super(message);
-    this.name = "FlexmdError";
+    // Each subclass's own name (`SpecError`, …), without a constructor of its own.
+    this.name = new.target.name;
     this.code = code;
     this.details = details;
   }
 }
 
 /** A spec that cannot be read; `details` has `line`, `column`, `span`. */
-export class SpecError extends FlexmdError {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "SpecError";
-  }
-}
+export class SpecError extends FlexmdError {}
 
 /** An argument of the wrong shape: a misspelt option, JSON that is not a FlexDocument. */
-export class ArgumentError extends FlexmdError {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "ArgumentError";
-  }
-}
+export class ArgumentError extends FlexmdError {}
 
 /** A bug in flexmd stopped the call (the module keeps working). */
-export class PanicError extends FlexmdError {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "PanicError";
-  }
-}
+export class PanicError extends FlexmdError {}
 
 /** A schema that cannot be compiled, or a schema name that is not registered. */
-export class SchemaError extends FlexmdError {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "SchemaError";
-  }
-}
+export class SchemaError extends FlexmdError {}
 
 /** A tool call that cannot run (unknown tool, bad arguments, a bad pattern or JSONPath); the message is written for the model. */
-export class ToolCallError extends FlexmdError {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "ToolCallError";
-  }
-}
+export class ToolCallError extends FlexmdError {}
 
 /** An artifact whose content is not the kind asked for (JSON that does not parse, a JSON query on text). */
-export class ArtifactError extends FlexmdError {
-  constructor(message, options) {
-    super(message, options);
-    this.name = "ArtifactError";
-  }
-}
+export class ArtifactError extends FlexmdError {}
 
 export const ERRORS = { SpecError, ArgumentError, SchemaError, ToolCallError, ArtifactError };
+
+/** The error an envelope's `error` describes. */
+export function errorOf({ name, code, message, details }) {
+  return new (ERRORS[name] ?? FlexmdError)(message, { code, details });
+}
 
 /** The thrown envelope of a constructor, as the error it carries. */
 export function raise(thrown) {
   if (typeof thrown === "string") {
-    const { name, code, message, details } = JSON.parse(thrown).error;
-    throw new (ERRORS[name] ?? FlexmdError)(message, { code, details });
+    throw errorOf(JSON.parse(thrown).error);
   }
   throw thrown;
 }
