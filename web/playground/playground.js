@@ -204,9 +204,13 @@ for (const button of document.querySelectorAll("[data-tab]")) {
 }
 
 specInput.addEventListener("input", schedule);
+/** Past this size the backdrop waits for the worker's reply: laying out a
+ * second copy of a long text on every keystroke is what would stall typing. */
+const MIRROR_LIMIT = 100_000;
+
 answerInput.addEventListener("input", () => {
   // The underlines follow the text at once; the worker's reply updates them.
-  marks.textContent = `${answerInput.value}\n`;
+  marks.textContent = answerInput.value.length < MIRROR_LIMIT ? `${answerInput.value}\n` : "";
   schedule();
 });
 answerInput.addEventListener("scroll", () => {
@@ -222,7 +226,7 @@ function load(index) {
   const example = examples[index];
   specInput.value = example.spec;
   answerInput.value = example.answer;
-  marks.textContent = `${example.answer}\n`;
+  marks.textContent = example.answer.length < MIRROR_LIMIT ? `${example.answer}\n` : "";
   schedule();
 }
 select.addEventListener("change", () => load(Number(select.value)));

@@ -114,3 +114,25 @@ test("hints, registration and errors", () => {
   // Another validator does not see this one's schemas.
   assert.equal(new SchemaValidator().getSchema("ticket"), undefined);
 });
+
+test("the plain object of a valid answer validates against the spec's jsonSchema", async () => {
+  const { extractOutput, jsonSchema, validateOutput } = await import("flexmd");
+  const spec = readFileSync(`${root}examples/specs/answer.md`, "utf8");
+  const schema = jsonSchema(spec);
+  const validator = new SchemaValidator();
+  let checked = 0;
+  for (const name of ["clean", "quirks", "nested"]) {
+    const answer = readFileSync(`${root}examples/responses/${name}.md`, "utf8");
+    if (!validateOutput(answer, spec).ok) continue;
+    const plain = extractOutput(answer, spec, { asJson: true });
+    const outcome = validator.validateText(JSON.stringify(plain), schema, { coerce: false, applyDefaults: false });
+    assert.deepEqual(outcome.errors, [], name);
+    assert.equal(outcome.valid, true, name);
+    checked += 1;
+  }
+  assert.ok(checked >= 2, `${checked} valid examples`);
+  // And an object missing a section does not.
+  const outcome = validator.validateText('{"Short answer": "yes"}', schema, { coerce: false, applyDefaults: false });
+  assert.equal(outcome.valid, false);
+  assert.equal(outcome.errors[0].code, "missing_required");
+});
