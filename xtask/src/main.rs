@@ -445,6 +445,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-frames",
             "flexmd-ofs",
             "flexmd-detect",
+            "flexmd-schema",
+            "flexmd-artifact",
         ],
     ),
     ("flexmd-testkit", &[]),
