@@ -251,14 +251,17 @@ fn browser_test(site: &Path) -> Result {
 }
 
 /// Builds the package (only that with `--build`), then runs its tests against the CLI built by
-/// `cargo test` (target/debug/flexmd, built here when missing), then the
+/// `cargo test --workspace` (target/debug/flexmd, built here when missing), then the
 /// playground's browser test.
 pub(crate) fn run_tests(args: &[String]) -> Result {
     build()?;
     if args.iter().any(|a| a == "--build") {
         return Ok(());
     }
-    run(cargo().args(["build", "-p", "flexmd-cli"]))?;
+    // The CLI the tests compare with, as `cargo test --workspace` builds it
+    // (a no-op after it; `build -p flexmd-cli` alone would rebuild it with
+    // other features).
+    run(cargo().args(["test", "--workspace", "--no-run", "--quiet"]))?;
     let package = root().join("npm/flexmd");
     run(npm(&package).args(["ci", "--no-audit", "--no-fund"]))?;
     run(Command::new("node")
