@@ -15,6 +15,9 @@ pub struct Utf16Offsets<'a> {
     /// Per non-ASCII character, the byte just after it and how many more
     /// bytes than UTF-16 units the text has up to there.
     marks: Vec<(usize, usize)>,
+    /// The text's line starts, made on the first character column asked
+    /// for (the library's own index: one scan, then a lookup per line).
+    lines: std::cell::OnceCell<flexmd_core::LineStarts>,
 }
 
 impl<'a> Utf16Offsets<'a> {
@@ -30,7 +33,11 @@ impl<'a> Utf16Offsets<'a> {
                 }
             }
         }
-        Self { text, marks }
+        Self {
+            text,
+            marks,
+            lines: std::cell::OnceCell::new(),
+        }
     }
 
     /// The UTF-16 index of byte offset `byte`: an offset inside a character
@@ -96,21 +103,14 @@ impl Utf16Offsets<'_> {
         if self.marks.is_empty() {
             return char_column;
         }
-        let mut start = 0;
-        let bytes = self.text.as_bytes();
-        for _ in 1..line {
-            let Some(at) = bytes
-                .get(start..)
-                .and_then(|rest| rest.iter().position(|&b| b == b'\n' || b == b'\r'))
-            else {
-                break;
-            };
-            start += at + 1;
-            // `\r\n` ends one line.
-            if bytes.get(start - 1) == Some(&b'\r') && bytes.get(start) == Some(&b'\n') {
-                start += 1;
-            }
-        }
+        let start = self
+            .lines
+            .get_or_init(|| {
+                let mut lines = flexmd_core::LineStarts::new();
+                lines.extend(self.text);
+                lines
+            })
+            .line_start(line.saturating_sub(1));
         let units: usize = self
             .text
             .get(start..)
