@@ -1505,13 +1505,21 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__extract)
-            opts="-h --spec --as-json --lists-in-prose --strict --stream --config --json --compact --color --help"
+            opts="-h --spec --as-json --lists-in-prose --strict --stream --jsonl --field --jobs --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --spec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2369,7 +2377,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__json)
-            opts="-h --all --repairs --schema --preset --stream --config --json --compact --color --help"
+            opts="-h --all --repairs --schema --preset --stream --jsonl --field --jobs --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2381,6 +2389,14 @@ _flexmd() {
                     ;;
                 --preset)
                     COMPREPLY=($(compgen -W "strict standard salvage" -- "${cur}"))
+                    return 0
+                    ;;
+                --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)
@@ -2969,7 +2985,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__schema__subcmd__validate)
-            opts="-h --schema --agent --jsonl --coerce --no-coerce --defaults --no-defaults --strict --no-strict --hints --config --json --compact --color --help"
+            opts="-h --schema --agent --jsonl --field --jobs --coerce --no-coerce --defaults --no-defaults --strict --no-strict --hints --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2980,6 +2996,14 @@ _flexmd() {
                     return 0
                     ;;
                 --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3029,13 +3053,21 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__validate)
-            opts="-h --spec --strict --config --json --compact --color --help"
+            opts="-h --spec --strict --jsonl --field --jobs --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --spec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

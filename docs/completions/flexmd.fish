@@ -146,15 +146,20 @@ complete -c flexmd -n "__fish_flexmd_using_subcommand ofs; and __fish_seen_subco
 complete -c flexmd -n "__fish_flexmd_using_subcommand ofs; and __fish_seen_subcommand_from help" -f -a "default" -d 'Print the general-purpose five-section spec (Short answer, Long answer, Reasoning, Assumptions, Unknowns) as the Markdown block (with --json, as OutputFormatSpec JSON)'
 complete -c flexmd -n "__fish_flexmd_using_subcommand ofs; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l spec -d 'The spec: its Markdown block, or OutputFormatSpec JSON' -r -F
+complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l field -d 'With --jsonl: the field of each record that holds the answer' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l jobs -d 'With --jsonl: how many threads work (default: one per core)' -r
 complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l config -d 'The schema settings file, `schemas-config.json`: whether to coerce types, fill defaults and fail on invalid data, where custom schemas live, and which schema each agent\'s output must follow. Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the nearest directory up from here that has a `.planning/`' -r -F
 complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l color -d 'Colour in diagnostics: `auto` (only on a terminal, and not when NO_COLOR is set), `always` or `never`' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l strict -d 'Count warnings (leniencies used to read the answer) as errors'
+complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l jsonl -d 'Read the inputs as JSON Lines, one answer per line (a JSON string, or an object holding the answer in --field), and print one result line per record, in input order, worked on all cores'
 complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l json -d 'Machine output: results and reports as JSON on stdout (validation reports, tool results) instead of text and diagnostics'
 complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -l compact -d 'Print JSON on one line instead of indented'
 complete -c flexmd -n "__fish_flexmd_using_subcommand validate" -s h -l help -d 'Print help'
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l spec -d 'The spec: its Markdown block, or OutputFormatSpec JSON' -r -F
+complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l field -d 'With --jsonl: the field of each record that holds the answer' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l jobs -d 'With --jsonl: how many threads work (default: one per core)' -r
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l config -d 'The schema settings file, `schemas-config.json`: whether to coerce types, fill defaults and fail on invalid data, where custom schemas live, and which schema each agent\'s output must follow. Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the nearest directory up from here that has a `.planning/`' -r -F
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l color -d 'Colour in diagnostics: `auto` (only on a terminal, and not when NO_COLOR is set), `always` or `never`' -r -f -a "auto\t''
 always\t''
@@ -163,6 +168,7 @@ complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l as-json -d 'Pr
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l lists-in-prose -d 'Also parse lists written in prose sections (`list` on those sections)'
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l strict -d 'Count warnings (leniencies used to read the answer) as errors'
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l stream -d 'Read the answer as it arrives (one answer: a file, or standard input as a model writes it) and print each event as one line of JSON: `section_started`, `section_delta`, `section_completed`, `list_item`, `table_row`, `violation`, then `finished` with the report and the result'
+complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l jsonl -d 'Read the inputs as JSON Lines, one answer per line (a JSON string, or an object holding the answer in --field), and print one result line per record, in input order, worked on all cores'
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l json -d 'Machine output: results and reports as JSON on stdout (validation reports, tool results) instead of text and diagnostics'
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -l compact -d 'Print JSON on one line instead of indented'
 complete -c flexmd -n "__fish_flexmd_using_subcommand extract" -s h -l help -d 'Print help'
@@ -184,6 +190,8 @@ complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l schema -d 'Return
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l preset -d 'With --schema: `strict` (repairs only), `standard` (repairs, coercions, defaults) or `salvage` (also drop what still violates)' -r -f -a "strict\t''
 standard\t''
 salvage\t''"
+complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l field -d 'With --jsonl: the field of each record that holds the answer' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l jobs -d 'With --jsonl: how many threads work (default: one per core)' -r
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l config -d 'The schema settings file, `schemas-config.json`: whether to coerce types, fill defaults and fail on invalid data, where custom schemas live, and which schema each agent\'s output must follow. Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the nearest directory up from here that has a `.planning/`' -r -F
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l color -d 'Colour in diagnostics: `auto` (only on a terminal, and not when NO_COLOR is set), `always` or `never`' -r -f -a "auto\t''
 always\t''
@@ -191,6 +199,7 @@ never\t''"
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l all -d 'Print an array of every value found, in order'
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l repairs -d 'Print each value with its span, source, ladder step and repairs (with --schema: the whole report, coercions and violations too)'
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l stream -d 'Read the text as it arrives (one text: a file, or standard input as a model writes it) and print, as one line of JSON each, an `update` for every piece that changes the partial value (JSON Patch operations, the paths completed, where the reading is), then `finished` with the value'
+complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l jsonl -d 'Read the inputs as JSON Lines, one answer per line (a JSON string, or an object holding the answer in --field), and print one result line per record, in input order, worked on all cores'
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l json -d 'Machine output: results and reports as JSON on stdout (validation reports, tool results) instead of text and diagnostics'
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -l compact -d 'Print JSON on one line instead of indented'
 complete -c flexmd -n "__fish_flexmd_using_subcommand json" -s h -l help -d 'Print help'
@@ -222,11 +231,13 @@ complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_su
 complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l schema -d 'A registered schema\'s name, or a schema file' -r
 complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l agent -d 'An agent\'s name (such as `code-reviewer`): its schema is the one the settings file\'s `agentDefaults` maps it to' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l field -d 'With JSON Lines: validate this field of each record instead of the whole record. A string there is a model\'s answer (the JSON in it is validated); any other value is the data itself' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l jobs -d 'With JSON Lines: how many threads work (default: one per core)' -r
 complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l config -d 'The schema settings file, `schemas-config.json`: whether to coerce types, fill defaults and fail on invalid data, where custom schemas live, and which schema each agent\'s output must follow. Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the nearest directory up from here that has a `.planning/`' -r -F
 complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l color -d 'Colour in diagnostics: `auto` (only on a terminal, and not when NO_COLOR is set), `always` or `never`' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l jsonl -d 'Read the data as JSON Lines and validate every record (the default for files ending in .jsonl or .ndjson)'
+complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l jsonl -d 'Read the data as JSON Lines and validate every record, on all cores, one result line per record in input order (the default for files ending in .jsonl or .ndjson)'
 complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l coerce -d 'Coerce types ("42" to 42, "true" to true, a scalar to a list) where that makes the data valid (config `coerceTypes`, default on)'
 complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l no-coerce -d 'Do not coerce types'
 complete -c flexmd -n "__fish_flexmd_using_subcommand schema; and __fish_seen_subcommand_from validate" -l defaults -d 'Fill in the schema\'s defaults (config `applyDefaults`, default on)'

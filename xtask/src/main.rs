@@ -405,6 +405,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("flexmd-artifact", &["flexmd-core"]),
+    ("flexmd-batch", &[]),
     (
         "flexmd-mcp",
         &[
@@ -425,6 +426,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-schema",
             "flexmd-artifact",
             "flexmd-mcp",
+            "flexmd-batch",
         ],
     ),
     (

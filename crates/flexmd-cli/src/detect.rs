@@ -65,6 +65,42 @@ pub(crate) fn json(files: &[PathBuf], all: bool, repairs: bool) -> Result<ExitCo
     })
 }
 
+/// `flexmd json --jsonl`: the JSON in every record's answer, on all cores;
+/// one line per record: `ok` (whether a value was found) and `result`, what
+/// `flexmd json` prints for one answer with the same flags (`null`, or `[]`
+/// with `--all`, when there is none).
+pub(crate) fn json_batch(
+    files: &[PathBuf],
+    all: bool,
+    repairs: bool,
+    args: &crate::batch::BatchArgs,
+) -> Result<ExitCode, CliError> {
+    let field = args.field.clone();
+    crate::batch::run(files, args.jobs, false, move |record| {
+        let answer = record.answer(&field)?;
+        let found: Vec<FoundJson> = if all {
+            find_all_json(&answer)
+        } else {
+            find_json(&answer).into_iter().collect()
+        };
+        let ok = !found.is_empty();
+        let result = match (all, repairs) {
+            (true, true) => serde_json::to_value(&found).unwrap_or_default(),
+            (false, true) => serde_json::to_value(found.first()).unwrap_or_default(),
+            (true, false) => serde_json::Value::Array(found.into_iter().map(|f| f.value).collect()),
+            (false, false) => found
+                .into_iter()
+                .next()
+                .map_or(serde_json::Value::Null, |f| f.value),
+        };
+        let fields = serde_json::Map::from_iter([
+            ("ok".to_owned(), serde_json::Value::Bool(ok)),
+            ("result".to_owned(), result),
+        ]);
+        Ok(crate::batch::Emitted::result(fields, u8::from(!ok)))
+    })
+}
+
 /// `flexmd json --schema`: the value that fits the schema best, coerced;
 /// repairs, coercions, dropped parts and violations on stderr (or, with
 /// `--repairs`, the whole report on stdout). Exit 1 when the value still

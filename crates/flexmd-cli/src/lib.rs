@@ -10,6 +10,7 @@
 //! [`command`]); its API is these two functions.
 
 mod artifact;
+mod batch;
 mod detect;
 mod error;
 mod frames;
@@ -77,6 +78,8 @@ enum Command {
         /// Count warnings (leniencies used to read the answer) as errors.
         #[arg(long)]
         strict: bool,
+        #[command(flatten)]
+        batch: batch::BatchArgs,
     },
     /// Extract answers along an Output Format Spec as ExtractedResult JSON
     /// (exit 1 when an answer breaks the spec; the JSON is printed anyway).
@@ -100,8 +103,10 @@ enum Command {
         /// of JSON: `section_started`, `section_delta`, `section_completed`,
         /// `list_item`, `table_row`, `violation`, then `finished` with the
         /// report and the result.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "jsonl")]
         stream: bool,
+        #[command(flatten)]
+        batch: batch::BatchArgs,
     },
     /// Find structured objects (flexmd fences, FlexDocument JSON, raw FlexMD,
     /// Markdown snippets) in any text: DetectedObject[] JSON; exit 1 when none.
@@ -130,7 +135,7 @@ enum Command {
         /// Return the value that fits this schema best, coerced to it: a
         /// registered schema's name, a JSON Schema file, or an Output Format
         /// Spec file. Exit 1 when it still violates the schema.
-        #[arg(long, conflicts_with = "all")]
+        #[arg(long, conflicts_with_all = ["all", "jsonl"])]
         schema: Option<String>,
         /// With --schema: `strict` (repairs only), `standard` (repairs,
         /// coercions, defaults) or `salvage` (also drop what still violates).
@@ -141,8 +146,10 @@ enum Command {
         /// `update` for every piece that changes the partial value (JSON
         /// Patch operations, the paths completed, where the reading is),
         /// then `finished` with the value.
-        #[arg(long, conflicts_with_all = ["all", "schema"])]
+        #[arg(long, conflicts_with_all = ["all", "schema", "jsonl"])]
         stream: bool,
+        #[command(flatten)]
+        batch: batch::BatchArgs,
     },
     /// JSON Schemas for agent output: list, show, validate (with coercion,
     /// defaults, hints), create one from an example.
@@ -268,6 +275,23 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
             spec,
             responses,
             strict,
+            batch,
+        } if batch.jsonl => ofs::batch(
+            &spec,
+            &responses,
+            &ofs::ExtractFlags {
+                as_json: false,
+                lists_in_prose: false,
+                strict,
+            },
+            &batch,
+            true,
+        ),
+        Command::Validate {
+            spec,
+            responses,
+            strict,
+            ..
         } => ofs::validate(&spec, &responses, strict, json),
         Command::Extract {
             spec,
@@ -275,7 +299,27 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
             as_json,
             lists_in_prose,
             strict,
+            batch,
+            ..
+        } if batch.jsonl => ofs::batch(
+            &spec,
+            &responses,
+            &ofs::ExtractFlags {
+                as_json,
+                lists_in_prose,
+                strict,
+            },
+            &batch,
+            false,
+        ),
+        Command::Extract {
+            spec,
+            responses,
+            as_json,
+            lists_in_prose,
+            strict,
             stream: true,
+            ..
         } => stream::extract(
             &ofs::read_spec(&spec)?,
             &responses,
@@ -290,6 +334,7 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
             lists_in_prose,
             strict,
             stream: false,
+            ..
         } => ofs::extract(
             &spec,
             &responses,
@@ -307,6 +352,13 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
             stream: true,
             ..
         } => stream::json(&files, repairs),
+        Command::Json {
+            files,
+            all,
+            repairs,
+            batch,
+            ..
+        } if batch.jsonl => detect::json_batch(&files, all, repairs, &batch),
         Command::Json {
             files,
             repairs,

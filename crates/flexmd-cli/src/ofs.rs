@@ -193,3 +193,38 @@ pub(crate) fn extract(
         })
     })
 }
+
+/// `flexmd validate|extract --jsonl`: every record's answer checked (and,
+/// unless `validate_only`, extracted) on all cores; one line per record:
+/// the report's fields, plus `result` for `extract`.
+pub(crate) fn batch(
+    spec: &Path,
+    files: &[PathBuf],
+    flags: &ExtractFlags,
+    args: &crate::batch::BatchArgs,
+    validate_only: bool,
+) -> Result<ExitCode, CliError> {
+    let spec = read_spec(spec)?;
+    let options = flexmd_ofs::ExtractOptions {
+        lists_in_prose: flags.lists_in_prose,
+    };
+    let (as_json, strict, field) = (flags.as_json, flags.strict, args.field.clone());
+    crate::batch::run(files, args.jobs, false, move |record| {
+        let answer = record.answer(&field)?;
+        let (mut report, extracted) = flexmd_ofs::check(&answer, &spec, &options);
+        if strict {
+            report = report.into_strict();
+        }
+        let code = exit_for(&report);
+        let mut fields = crate::batch::fields_of(&report);
+        if !validate_only {
+            let result = if as_json {
+                flexmd_ofs::to_json(&extracted, &spec)
+            } else {
+                serde_json::to_value(&extracted).unwrap_or_default()
+            };
+            fields.insert("result".to_owned(), result);
+        }
+        Ok(crate::batch::Emitted::result(fields, code))
+    })
+}

@@ -9,7 +9,7 @@ use flexmd_schema::{
     CommandModel, Expected, FlowStep, Outcome, ProjectConfig, Registry, Retrier, RetryError,
     SchemaError, TransformOptions, ValidationSettings, check_schema_name, hints, infer_schema,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::error::CliError;
 use crate::input::{Input, Judged, each_input, read_text};
@@ -109,10 +109,19 @@ pub(crate) enum SchemaCommand {
         agent: Option<String>,
         /// The data files; standard input when none or `-`.
         data: Vec<PathBuf>,
-        /// Read the data as JSON Lines and validate every record (the
-        /// default for files ending in .jsonl or .ndjson).
+        /// Read the data as JSON Lines and validate every record, on all
+        /// cores, one result line per record in input order (the default
+        /// for files ending in .jsonl or .ndjson).
         #[arg(long)]
         jsonl: bool,
+        /// With JSON Lines: validate this field of each record instead of
+        /// the whole record. A string there is a model's answer (the JSON
+        /// in it is validated); any other value is the data itself.
+        #[arg(long, value_name = "NAME")]
+        field: Option<String>,
+        /// With JSON Lines: how many threads work (default: one per core).
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
         #[command(flatten)]
         judge: JudgeFlags,
         /// Say how to fix each error.
@@ -237,6 +246,8 @@ pub(crate) fn run(
             agent,
             data,
             jsonl,
+            field,
+            jobs,
             judge,
             hints: want_hints,
         } => {
@@ -275,7 +286,12 @@ pub(crate) fn run(
                 )
             };
             if jsonl || (!data.is_empty() && data.iter().all(is_jsonl)) {
-                return judge.records(&data);
+                return judge.records(&data, field, jobs);
+            }
+            if field.is_some() || jobs.is_some() {
+                return Err(CliError::Usage(
+                    "--field and --jobs apply to JSON Lines data: add --jsonl".to_owned(),
+                ));
             }
             each_input(&data, |input| judge.one(input))
         }
@@ -339,18 +355,8 @@ impl Judge<'_> {
     }
 
     /// The outcome as JSON, with hints when asked.
-    fn outcome_json(&self, outcome: &Outcome) -> Result<Value, CliError> {
-        let mut report = serde_json::to_value(outcome).map_err(CliError::Serialize)?;
-        if self.hints
-            && let Some(map) = report.as_object_mut()
-        {
-            let fixes = hints(&outcome.errors, self.schema);
-            map.insert(
-                "hints".to_owned(),
-                serde_json::to_value(&fixes).map_err(CliError::Serialize)?,
-            );
-        }
-        Ok(report)
+    fn outcome_json(&self, outcome: &Outcome) -> Value {
+        outcome_json(outcome, self.hints.then_some(self.schema))
     }
 
     /// The exit code for an outcome.
@@ -368,7 +374,7 @@ impl Judge<'_> {
         let code = self.code(&outcome);
         if self.json {
             return Ok(Judged {
-                result: Some(crate::output::rendered(self.outcome_json(&outcome)?)),
+                result: Some(crate::output::rendered(self.outcome_json(&outcome))),
                 code,
             });
         }
@@ -384,45 +390,105 @@ impl Judge<'_> {
         Ok(Judged { result: data, code })
     }
 
-    /// Every record of JSON Lines files: one result line per record.
-    fn records(&self, files: &[PathBuf]) -> Result<ExitCode, CliError> {
-        let mut worst = 0u8;
-        let stdin = [PathBuf::from("-")];
-        let files = if files.is_empty() { &stdin[..] } else { files };
-        for file in files {
-            let input = read_text(Some(file))?;
-            let records = self
-                .registry
-                .validate_jsonl(&input.text, self.schema, self.options)?;
-            let (mut invalid, total) = (0usize, records.len());
-            for record in records {
-                let outcome = self.outcome(record.outcome);
-                worst = worst.max(self.code(&outcome));
-                invalid += usize::from(!outcome.valid);
-                if self.json {
-                    let mut line = self.outcome_json(&outcome)?;
-                    if let Some(map) = line.as_object_mut() {
-                        let mut first = serde_json::Map::new();
-                        if files.len() > 1 {
-                            first.insert("file".to_owned(), json!(input.name));
-                        }
-                        first.insert("line".to_owned(), json!(record.line));
-                        first.extend(std::mem::take(map));
-                        *map = first;
-                    }
-                    crate::output::print_json_line(&line)?;
-                } else {
-                    self.report(&input, &outcome);
-                    if let Some(data) = &outcome.data {
-                        crate::output::print_json_line(data)?;
+    /// Every record of JSON Lines files, on all cores: one result line per
+    /// record (with `--json` the outcome, else the valid data; problems on
+    /// stderr, one line each).
+    fn records(
+        &self,
+        files: &[PathBuf],
+        field: Option<String>,
+        jobs: Option<usize>,
+    ) -> Result<ExitCode, CliError> {
+        let validator = self.registry.record_validator(self.schema, self.options)?;
+        let (schema, strictness, want_hints, json) =
+            (self.schema.clone(), self.strictness, self.hints, self.json);
+        crate::batch::run(files, jobs, !json, move |record| {
+            let outcome = match &field {
+                None => validator.validate_record(record.line, &record.text).outcome,
+                Some(name) => {
+                    let value = match record.value()? {
+                        Value::Object(mut map) => map.remove(name).ok_or_else(|| {
+                            flexmd_batch::RecordError::MissingField {
+                                line: record.line,
+                                field: name.clone(),
+                            }
+                        })?,
+                        // Not an object: the record is the data.
+                        other => other,
+                    };
+                    match value {
+                        Value::String(answer) => validator.validate_text(&answer),
+                        value => validator.validate_value(&value),
                     }
                 }
+            };
+            let outcome = if strictness.warnings_are_errors {
+                outcome.into_strict()
+            } else {
+                outcome
+            };
+            let code = u8::from(!outcome.valid && strictness.fail_on_invalid);
+            if json {
+                let report = outcome_json(&outcome, want_hints.then_some(&schema));
+                let fields = match report {
+                    Value::Object(map) => map,
+                    _ => serde_json::Map::new(),
+                };
+                return Ok(crate::batch::Emitted::result(fields, code));
             }
-            if !self.json {
-                eprintln!("{}: {total} records, {invalid} invalid", input.name);
+            let level = if strictness.fail_on_invalid {
+                "error"
+            } else {
+                "warning"
+            };
+            // Without --field, positions are in the file; with it, in the
+            // field's text, after the record's line.
+            let place = |v: &flexmd_schema::Violation| match (&field, v.line, v.column) {
+                (None, Some(line), Some(column)) => format!("{line}:{column}"),
+                (Some(name), Some(line), Some(column)) => {
+                    format!("{}: {name} {line}:{column}", record.line)
+                }
+                _ => record.line.to_string(),
+            };
+            let fixes = if want_hints {
+                hints(&outcome.errors, &schema)
+            } else {
+                Vec::new()
+            };
+            let mut note = String::new();
+            for (i, e) in outcome.errors.iter().enumerate() {
+                let at = if e.path.is_empty() { "root" } else { &e.path };
+                note.push_str(&format!(
+                    "{}: {level}[{}]: {at}: {}",
+                    place(e),
+                    e.code,
+                    e.message
+                ));
+                if let Some(fix) = fixes.get(i) {
+                    note.push_str(&format!(" (hint: {})", fix.hint));
+                }
+                note.push('\n');
             }
-        }
-        Ok(ExitCode::from(worst))
+            for w in &outcome.warnings {
+                note.push_str(&format!(
+                    "{}: warning[{}]: {}\n",
+                    place(w),
+                    w.code,
+                    w.message
+                ));
+            }
+            let data = match (outcome.data, strictness.fail_on_invalid) {
+                (Some(data), _) => Some(data),
+                // Not strict: the record as read, its violations warnings.
+                (None, false) => flexmd_detect::find_json(&record.text).map(|f| f.value),
+                (None, true) => None,
+            };
+            Ok(crate::batch::Emitted {
+                printed: data.map(crate::batch::Printed::Bare),
+                note,
+                code,
+            })
+        })
     }
 
     /// An outcome's changes, errors and warnings on stderr, with snippets.
@@ -493,6 +559,21 @@ impl Judge<'_> {
             );
         }
     }
+}
+
+/// An outcome as JSON, with hints for its errors when `schema` is given.
+fn outcome_json(outcome: &Outcome, hints_from: Option<&Value>) -> Value {
+    let mut report = serde_json::to_value(outcome).unwrap_or_default();
+    if let Some(schema) = hints_from
+        && let Some(map) = report.as_object_mut()
+    {
+        let fixes = hints(&outcome.errors, schema);
+        map.insert(
+            "hints".to_owned(),
+            serde_json::to_value(&fixes).unwrap_or_default(),
+        );
+    }
+    report
 }
 
 /// The JSON value in an input (found leniently), its repairs noted on stderr.

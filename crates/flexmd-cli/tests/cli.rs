@@ -1313,6 +1313,9 @@ mod hostile;
 #[path = "cli/stream.rs"]
 mod stream;
 
+#[path = "cli/batch.rs"]
+mod batch;
+
 mod regression {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};

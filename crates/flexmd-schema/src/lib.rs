@@ -57,7 +57,7 @@ pub use registry::{
 pub use retry::{
     Accepted, Attempt, CommandModel, Expected, Model, Retrier, StopReason, estimate_tokens,
 };
-pub use text::RecordOutcome;
+pub use text::{RecordOutcome, RecordValidator};
 pub use transform::{Change, ChangeKind, TransformOptions};
 pub use violation::{Violation, code_of};
 

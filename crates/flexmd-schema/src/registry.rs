@@ -328,6 +328,11 @@ impl Registry {
     pub(crate) fn resources(&self) -> &HashMap<String, Value> {
         &self.resources
     }
+
+    /// The resources, shared (a [`crate::RecordValidator`] keeps them).
+    pub(crate) fn resources_shared(&self) -> Arc<HashMap<String, Value>> {
+        Arc::clone(&self.resources)
+    }
 }
 
 /// Runs a compiled validator, after the instance depth guard.

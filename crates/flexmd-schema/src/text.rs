@@ -107,37 +107,35 @@ impl Registry {
         schema: &Value,
         options: TransformOptions,
     ) -> Result<Outcome, SchemaError> {
-        let Some(found) = find_json(text) else {
-            return Ok(Outcome::failure(
-                "No JSON value found in the text".to_owned(),
-                "no_json",
-            ));
-        };
-        if found
-            .repairs
-            .iter()
-            .any(|r| r.kind == flexmd_detect::RepairKind::ValueLimit)
-        {
-            // Only part of the value was read: its violations would be wrong.
-            return Ok(Outcome::failure(
-                format!(
-                    "The JSON holds more than {} values, more than flexmd reads from one text (a bound on memory)",
-                    flexmd_core::MAX_JSON_VALUES
-                ),
-                "too_large",
-            ));
-        }
-        let outcome = self.validate_and_transform_schema(schema, &found.value, options)?;
-        let source = text.get(found.start..found.end).unwrap_or_default();
-        let index = LineIndex::new(text);
-        // The repairs' offsets are in the whole text already.
-        let mut outcome = placed(outcome, &found.repairs, &index, (source, found.start), 0);
-        if found.method == JsonMethod::Json5 {
-            outcome
-                .warnings
-                .insert(0, json5_warning(&index, found.start));
-        }
-        Ok(outcome)
+        Ok(self.record_validator(schema, options)?.validate_text(text))
+    }
+
+    /// `schema` compiled once, to validate many records or answers with
+    /// `options` (on several threads: a [`RecordValidator`] is `Send` and
+    /// `Sync`).
+    ///
+    /// ```
+    /// use flexmd_schema::{Registry, TransformOptions};
+    /// let registry = Registry::new();
+    /// let schema = serde_json::json!({"type": "object", "required": ["id"]});
+    /// let options = TransformOptions { coerce: true, apply_defaults: true };
+    /// let validator = registry.record_validator(&schema, options).unwrap();
+    /// let record = validator.validate_record(12, "{\"name\": \"x\"}");
+    /// assert_eq!(record.line, 12);
+    /// assert_eq!((record.outcome.errors[0].line, record.outcome.errors[0].column), (Some(12), Some(1)));
+    /// assert!(validator.validate_text("Here: {\"id\": 4}").valid);
+    /// ```
+    pub fn record_validator(
+        &self,
+        schema: &Value,
+        options: TransformOptions,
+    ) -> Result<RecordValidator, SchemaError> {
+        Ok(RecordValidator {
+            compiled: self.compile(schema)?,
+            schema: schema.clone(),
+            resources: self.resources_shared(),
+            options,
+        })
     }
 
     /// Validates every record of a JSON Lines `text` against `schema` (blank
@@ -161,46 +159,126 @@ impl Registry {
         schema: &Value,
         options: TransformOptions,
     ) -> Result<Vec<RecordOutcome>, SchemaError> {
-        // Compiled once, not once per record.
-        let validator = self.compile(schema)?;
-        let index = LineIndex::new(text);
-        let mut records = Vec::new();
-        let mut start = 0usize;
-        for (n, line) in text.split_inclusive('\n').enumerate() {
-            let at = start;
-            start += line.len();
-            let record = line.trim_end_matches(['\n', '\r']);
-            if record.trim().is_empty() {
-                continue;
-            }
-            let outcome = match parse_json(record, Leniency::Repair) {
-                Ok(parsed) => {
-                    let outcome = crate::transform::transform(
-                        &validator,
-                        schema,
-                        self.resources(),
-                        &parsed.value,
-                        options,
-                    );
-                    let mut outcome = placed(outcome, &parsed.repairs, &index, (record, at), at);
-                    if parsed.method == JsonMethod::Json5 {
-                        outcome.warnings.insert(0, json5_warning(&index, at));
-                    }
-                    outcome
-                }
-                Err(e) => {
-                    let mut outcome =
-                        Outcome::failure(format!("The line is not JSON: {e}"), "invalid_json");
-                    place_all(&mut outcome.errors, &index, at + e.offset());
-                    outcome
-                }
-            };
-            records.push(RecordOutcome {
-                line: n + 1,
-                outcome,
-            });
+        let validator = self.record_validator(schema, options)?;
+        Ok(text
+            .split_inclusive('\n')
+            .enumerate()
+            .map(|(n, line)| (n + 1, line.trim_end_matches(['\n', '\r'])))
+            .filter(|(_, record)| !record.trim().is_empty())
+            .map(|(line, record)| validator.validate_record(line, record))
+            .collect())
+    }
+}
+
+/// A schema compiled once with its transformation options: validates JSON
+/// Lines records, answers and values without compiling again
+/// ([`Registry::record_validator`]).
+pub struct RecordValidator {
+    compiled: crate::registry::Compiled,
+    schema: Value,
+    resources: std::sync::Arc<std::collections::HashMap<String, Value>>,
+    options: TransformOptions,
+}
+
+impl std::fmt::Debug for RecordValidator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RecordValidator")
+            .field("schema", &self.schema)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RecordValidator {
+    /// The outcome for a value already read, coerced and defaulted as the
+    /// options say (as [`Registry::validate_value`]).
+    #[must_use]
+    pub fn validate_value(&self, value: &Value) -> Outcome {
+        let mut outcome = self.transform(value);
+        let coerced: Vec<Violation> = outcome
+            .changes
+            .iter()
+            .filter(|c| c.kind == ChangeKind::Coerced)
+            .map(|c| coercion_warning(&c.path, &c.pointer, c.from.as_ref(), Some(&c.to)))
+            .collect();
+        outcome.warnings.extend(coerced);
+        outcome
+    }
+
+    /// The outcome for the JSON value in a model's answer (as
+    /// [`Registry::validate_text`]): positions are in `text`.
+    #[must_use]
+    pub fn validate_text(&self, text: &str) -> Outcome {
+        let Some(found) = find_json(text) else {
+            return Outcome::failure("No JSON value found in the text".to_owned(), "no_json");
+        };
+        if found
+            .repairs
+            .iter()
+            .any(|r| r.kind == flexmd_detect::RepairKind::ValueLimit)
+        {
+            // Only part of the value was read: its violations would be wrong.
+            return Outcome::failure(
+                format!(
+                    "The JSON holds more than {} values, more than flexmd reads from one text (a bound on memory)",
+                    flexmd_core::MAX_JSON_VALUES
+                ),
+                "too_large",
+            );
         }
-        Ok(records)
+        let outcome = self.transform(&found.value);
+        let source = text.get(found.start..found.end).unwrap_or_default();
+        let index = LineIndex::new(text);
+        // The repairs' offsets are in the whole text already.
+        let mut outcome = placed(outcome, &found.repairs, &index, (source, found.start), 0);
+        if found.method == JsonMethod::Json5 {
+            outcome
+                .warnings
+                .insert(0, json5_warning(&index, found.start));
+        }
+        outcome
+    }
+
+    /// The outcome for one JSON Lines record, read leniently (repaired if
+    /// need be), whose text is line `line` of its file: positions say that
+    /// line and the column in it. A record that is not JSON even after
+    /// repairs is invalid with code `invalid_json`.
+    #[must_use]
+    pub fn validate_record(&self, line: usize, record: &str) -> RecordOutcome {
+        let index = LineIndex::new(record);
+        let mut outcome = match parse_json(record, Leniency::Repair) {
+            Ok(parsed) => {
+                let outcome = self.transform(&parsed.value);
+                let mut outcome = placed(outcome, &parsed.repairs, &index, (record, 0), 0);
+                if parsed.method == JsonMethod::Json5 {
+                    outcome.warnings.insert(0, json5_warning(&index, 0));
+                }
+                outcome
+            }
+            Err(e) => {
+                let mut outcome =
+                    Outcome::failure(format!("The line is not JSON: {e}"), "invalid_json");
+                place_all(&mut outcome.errors, &index, e.offset());
+                outcome
+            }
+        };
+        // The record is one line: its index says line 1.
+        for v in outcome.errors.iter_mut().chain(outcome.warnings.iter_mut()) {
+            if v.line.is_some() {
+                v.line = Some(line);
+            }
+        }
+        RecordOutcome { line, outcome }
+    }
+
+    fn transform(&self, value: &Value) -> Outcome {
+        crate::transform::transform(
+            &self.compiled,
+            &self.schema,
+            &self.resources,
+            value,
+            self.options,
+        )
     }
 }
 
@@ -294,5 +372,56 @@ fn place_all(violations: &mut [Violation], index: &LineIndex<'_>, offset: usize)
     for v in violations {
         v.line = Some(line);
         v.column = Some(column);
+    }
+}
+
+#[cfg(test)]
+mod record_validator_tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn a_record_validator_can_be_shared_by_threads() {
+        assert_send_sync::<RecordValidator>();
+    }
+
+    #[test]
+    fn records_are_placed_on_their_own_line() {
+        let registry = Registry::new();
+        let schema =
+            serde_json::json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        let options = TransformOptions {
+            coerce: false,
+            apply_defaults: false,
+        };
+        let validator = registry.record_validator(&schema, options).unwrap();
+        let record = validator.validate_record(40, "{'n': \"x\"}");
+        let places: Vec<_> = record
+            .outcome
+            .errors
+            .iter()
+            .chain(&record.outcome.warnings)
+            .map(|v| (v.code.as_str(), v.line, v.column))
+            .collect();
+        assert_eq!(
+            places,
+            [
+                ("invalid_type", Some(40), Some(7)),
+                ("json5", Some(40), Some(1))
+            ]
+        );
+        let broken = validator.validate_record(41, "{\"n\": [1,");
+        assert_eq!(broken.line, 41);
+        // Repaired: the missing brackets are closed, and `[1]` is no integer.
+        assert_eq!(broken.outcome.errors[0].code, "invalid_type");
+        let garbage = validator.validate_record(42, "}}}");
+        assert_eq!(
+            (
+                garbage.outcome.errors[0].code.as_str(),
+                garbage.outcome.errors[0].line
+            ),
+            ("invalid_json", Some(42))
+        );
     }
 }
