@@ -47,15 +47,18 @@ impl SpooledArtifact {
         self.reader.as_ref()
     }
 
-    /// The first `n` lines (all of them when there are fewer), as `head -n`.
+    /// The first `n` lines (all of them when there are fewer), as `head -n`
+    /// (read from the start: no line index is built).
     pub fn head(&self, n: usize) -> Vec<String> {
-        self.lines(0..n.min(self.line_count()))
+        let lines = self.reader.first_lines(n);
+        lines.into_iter().map(Cow::into_owned).collect()
     }
 
-    /// The last `n` lines (all of them when there are fewer), as `tail -n`.
+    /// The last `n` lines (all of them when there are fewer), as `tail -n`
+    /// (read backwards from the end: no line index is built).
     pub fn tail(&self, n: usize) -> Vec<String> {
-        let count = self.line_count();
-        self.lines(count.saturating_sub(n)..count)
+        let lines = self.reader.last_lines(n);
+        lines.into_iter().map(Cow::into_owned).collect()
     }
 
     /// Lines `[start, end)`, as JavaScript's `Array.prototype.slice` takes

@@ -177,6 +177,80 @@ impl dyn SpoolReader + '_ {
     }
 }
 
+impl dyn SpoolReader + '_ {
+    /// The first `n` lines (all of them when there are fewer), read from
+    /// the start without the line index.
+    ///
+    /// ```
+    /// use flexmd_artifact::{MemoryReader, SpoolReader};
+    /// let reader: &dyn SpoolReader = &MemoryReader::new("\u{feff}a\nb\n");
+    /// assert_eq!(reader.first_lines(2), ["a", "b"]);
+    /// assert_eq!(reader.first_lines(9), ["a", "b", ""]);
+    /// ```
+    pub fn first_lines(&self, n: usize) -> Vec<Cow<'_, str>> {
+        let bytes = self.bytes();
+        let mut out = Vec::new();
+        if bytes.is_empty() {
+            return out;
+        }
+        let mut at = flexmd_core::bom_len(bytes);
+        while out.len() < n {
+            let rest = bytes.get(at..).unwrap_or_default();
+            match memchr::memchr(b'\n', rest) {
+                Some(len) => {
+                    out.push(String::from_utf8_lossy(rest.get(..len).unwrap_or_default()));
+                    at += len + 1;
+                }
+                None => {
+                    out.push(String::from_utf8_lossy(rest));
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The last `n` lines (all of them when there are fewer), in order,
+    /// read backwards from the end without the line index: the last lines
+    /// of a 1 GB file cost what reading them costs.
+    ///
+    /// ```
+    /// use flexmd_artifact::{MemoryReader, SpoolReader};
+    /// let reader: &dyn SpoolReader = &MemoryReader::new("a\nb\nc");
+    /// assert_eq!(reader.last_lines(2), ["b", "c"]);
+    /// let reader: &dyn SpoolReader = &MemoryReader::new("\u{feff}a\n");
+    /// assert_eq!(reader.last_lines(5), ["a", ""]);
+    /// ```
+    pub fn last_lines(&self, n: usize) -> Vec<Cow<'_, str>> {
+        let bytes = self.bytes();
+        let mut out = Vec::new();
+        if bytes.is_empty() {
+            return out;
+        }
+        let first = flexmd_core::bom_len(bytes);
+        let mut end = bytes.len();
+        while out.len() < n {
+            let before = bytes.get(..end).unwrap_or_default();
+            match memchr::memrchr(b'\n', before) {
+                Some(nl) => {
+                    out.push(String::from_utf8_lossy(
+                        bytes.get(nl + 1..end).unwrap_or_default(),
+                    ));
+                    end = nl;
+                }
+                None => {
+                    out.push(String::from_utf8_lossy(
+                        bytes.get(first.min(end)..end).unwrap_or_default(),
+                    ));
+                    break;
+                }
+            }
+        }
+        out.reverse();
+        out
+    }
+}
+
 /// Sequential lines of a [`SpoolReader`] (see `lines_from`).
 pub struct Lines<'a> {
     reader: &'a dyn SpoolReader,
@@ -261,45 +335,66 @@ impl SpoolReader for MemoryReader {
 
 /// An artifact in a file, mapped into memory (the OS pages it in as it is
 /// read, and out again: reading the last lines of a 1 GB file touches only
-/// its end). The line index is built in one streaming pass on open. The
-/// file must not change while it is open.
+/// its end). The line index is built in one streaming pass when a line
+/// number is first needed (`head` and `tail` need none: they read from the
+/// start or the end), or on open with [`FileReader::open_with_progress`].
+/// The file must not change while it is open.
 #[derive(Debug)]
 pub struct FileReader {
     map: Option<memmap2::Mmap>,
-    index: LineIndex,
+    index: std::sync::OnceLock<LineIndex>,
 }
 
 impl FileReader {
-    /// Maps and indexes the file at `path`.
+    /// Maps the file at `path`; its line index is built on first use.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, ArtifactError> {
-        Self::open_with_progress(path.as_ref(), &mut |_| {})
+        let path = path.as_ref();
+        Ok(Self {
+            map: map_path(path)?,
+            index: std::sync::OnceLock::new(),
+        })
     }
 
-    /// [`FileReader::open`], calling `progress` with the bytes indexed so
-    /// far every 64 MiB (for a progress line on large files).
+    /// Maps the file at `path` and builds its line index now, calling
+    /// `progress` with the bytes indexed so far every 16 MiB (for a
+    /// progress line on large files).
     pub fn open_with_progress(
         path: &Path,
         progress: &mut dyn FnMut(usize),
     ) -> Result<Self, ArtifactError> {
-        let io = |source| ArtifactError::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        // An empty file cannot be mapped on every platform; it has no lines.
-        let map = if len == 0 {
-            None
-        } else {
-            Some(map_file(&file).map_err(io)?)
-        };
+        let map = map_path(path)?;
         let index = LineIndex::build(map.as_deref().unwrap_or_default(), progress, &|range| {
             if let Some(map) = &map {
                 release_pages(map, range);
             }
         });
-        Ok(Self { map, index })
+        Ok(Self {
+            map,
+            index: std::sync::OnceLock::from(index),
+        })
     }
+
+    /// The line index, built on first use.
+    fn index(&self) -> &LineIndex {
+        self.index.get_or_init(|| {
+            LineIndex::build(self.bytes(), &mut |_| {}, &|range| self.release(range))
+        })
+    }
+}
+
+/// The file at `path`, mapped (`None` for an empty file, which cannot be
+/// mapped on every platform; it has no lines).
+fn map_path(path: &Path) -> Result<Option<memmap2::Mmap>, ArtifactError> {
+    let io = |source| ArtifactError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len == 0 {
+        return Ok(None);
+    }
+    map_file(&file).map(Some).map_err(io)
 }
 
 /// One of the two `unsafe` blocks of the workspace (with `release_pages`).
@@ -354,13 +449,13 @@ impl SpoolReader for FileReader {
         }
     }
     fn line_count(&self) -> usize {
-        self.index.line_count()
+        self.index().line_count()
     }
     fn line_range(&self, i: usize) -> Option<Range<usize>> {
-        self.index.line_range(self.bytes(), i)
+        self.index().line_range(self.bytes(), i)
     }
     fn line_of(&self, offset: usize) -> usize {
-        self.index.line_of(self.bytes(), offset)
+        self.index().line_of(self.bytes(), offset)
     }
 }
 
@@ -392,5 +487,41 @@ mod tests {
         }
         assert_eq!(reader.line(lines.len()), None);
         assert_eq!(reader.line_of(usize::MAX), lines.len() - 1);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn first_and_last_lines_are_the_indexed_lines(
+            text in "(\u{feff})?([a-c\r\n]|é){0,40}",
+            n in 0usize..12,
+        ) {
+            let reader: &dyn SpoolReader = &MemoryReader::new(text.clone());
+            let count = reader.line_count();
+            let indexed = |range: Range<usize>| -> Vec<String> {
+                range.filter_map(|i| reader.line(i).map(Cow::into_owned)).collect()
+            };
+            let first: Vec<String> = reader.first_lines(n).into_iter().map(Cow::into_owned).collect();
+            let last: Vec<String> = reader.last_lines(n).into_iter().map(Cow::into_owned).collect();
+            proptest::prop_assert_eq!(first, indexed(0..n.min(count)));
+            proptest::prop_assert_eq!(last, indexed(count.saturating_sub(n)..count));
+        }
+    }
+
+    #[test]
+    fn a_file_opened_lazily_reads_its_ends_without_an_index() {
+        let dir = std::env::temp_dir().join(format!("flexmd-lazy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("log.txt");
+        std::fs::write(&path, "one\ntwo\nthree\n").unwrap();
+        let file = FileReader::open(&path).unwrap();
+        let reader: &dyn SpoolReader = &file;
+        assert_eq!(reader.last_lines(2), ["three", ""]);
+        assert_eq!(reader.first_lines(1), ["one"]);
+        assert!(file.index.get().is_none(), "no index for the ends");
+        assert_eq!(reader.line_count(), 4);
+        assert!(file.index.get().is_some());
+        let eager = FileReader::open_with_progress(&path, &mut |_| {}).unwrap();
+        assert!(eager.index.get().is_some());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -804,14 +804,22 @@ impl<'a> ToolSet<'a> {
             out
         };
         let out = match spec.name {
-            "artifact_head" => {
-                let n = args.int("n").unwrap_or(10);
-                lines(base.head(n.min(caps.lines)), Some(n.min(base.line_count())))
-            }
-            "artifact_tail" => {
+            "artifact_head" | "artifact_tail" => {
                 let n = args.int("n").unwrap_or(10);
                 let shown = n.min(caps.lines);
-                lines(base.tail(shown), Some(n.min(base.line_count())))
+                let got = if spec.name == "artifact_head" {
+                    base.head(shown)
+                } else {
+                    base.tail(shown)
+                };
+                // Fewer than asked: that is all there is. Only a request
+                // over the cap needs the count (and so the line index).
+                let total = if got.len() < shown || n == shown {
+                    got.len()
+                } else {
+                    n.min(base.line_count())
+                };
+                lines(got, Some(total))
             }
             "artifact_cat" => {
                 let range = crate::artifact::slice_range(

@@ -29,7 +29,7 @@ mod lines;
 mod parallel;
 
 pub use lines::{DEFAULT_MAX_LINE_BYTES, JsonLines, Record, RecordError};
-pub use parallel::ParallelMap;
+pub use parallel::{Chunks, ParallelMap};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -307,9 +307,25 @@ fn with_call_id(example: &Value) -> String {
 /// half a second).
 const PROGRESS_FROM: u64 = 64 << 20;
 
-/// Opens `input` as `kind`, or the kind its name gives.
+/// Opens `input` as `kind`, or the kind its name gives, with its line
+/// index built now (with a progress line on large files): what every
+/// operation but `head`, `tail` and `byte-length` needs.
 fn open(input: &MappedInput, kind: Option<Kind>) -> Result<(String, Artifact), CliError> {
+    open_for(input, kind, true)
+}
+
+/// [`open`], building the line index now only when `index_now` (else when
+/// an operation first needs it).
+fn open_for(
+    input: &MappedInput,
+    kind: Option<Kind>,
+    index_now: bool,
+) -> Result<(String, Artifact), CliError> {
     let read_as = kind.map_or_else(|| ReadAs::for_path(Path::new(&input.name)), Kind::read_as);
+    if !index_now {
+        let reader = FileReader::open(&input.path)?;
+        return Ok((input.name.clone(), Artifact::read(reader, read_as)?));
+    }
     let size = std::fs::metadata(&input.path).map(|m| m.len()).unwrap_or(0);
     let progress =
         (size >= PROGRESS_FROM).then(|| Progress::start(&format!("indexing {}", input.name)));
@@ -462,7 +478,10 @@ pub(crate) fn artifact(matches: &ArgMatches, json_out: bool) -> Result<ExitCode,
     check_arguments(&name, &Value::Object(args.clone()).to_string())
         .map_err(|e| CliError::Usage(e.to_string()))?;
     let input = mapped_input(&file)?;
-    let artifacts = vec![open(&input, kind)?];
+    // The first or last lines and the size are read without a line index:
+    // on a 1 GB file, the index is the whole cost.
+    let index_now = !matches!(op, "head" | "tail" | "byte-length");
+    let artifacts = vec![open_for(&input, kind, index_now)?];
     args.insert("callId".to_owned(), Value::String(input.name.clone()));
     let tools = forge_tools(&artifacts);
     if !tools.definitions().iter().any(|d| d.name == name) {

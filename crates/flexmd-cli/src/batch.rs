@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use flexmd_batch::{JsonLines, ParallelMap, Record, RecordError};
+use flexmd_batch::{Chunks, JsonLines, ParallelMap, Record, RecordError};
 use serde_json::{Map, Value};
 
 use crate::error::CliError;
@@ -73,6 +73,15 @@ pub(crate) fn fields_of<T: serde::Serialize>(value: &T) -> Map<String, Value> {
     }
 }
 
+/// A record and the input it comes from (whether results name the file,
+/// and its name).
+type Source = ((bool, Arc<str>), Result<Record, RecordError>);
+
+/// At most this many records go to a thread at once…
+const GROUP_RECORDS: usize = 64;
+/// …and at most this many bytes of them (one record may be more).
+const GROUP_BYTES: usize = 256 << 10;
+
 /// One result line, made on the worker that judged the record.
 struct Line {
     stdout: Option<String>,
@@ -123,11 +132,20 @@ where
         .zip(labels)
         .flat_map(|(file, label)| records(file).map(move |r| (label.clone(), r)));
     let each = Arc::new(each);
-    let worker =
-        move |((labelled, name), record): ((bool, Arc<str>), Result<Record, RecordError>)| {
-            line(&name, labelled, errors_on_stderr, record, &*each)
-        };
-    let results = ParallelMap::new(sources, jobs.unwrap_or(0), worker);
+    let worker = move |group: Vec<Source>| -> Vec<Line> {
+        group
+            .into_iter()
+            .map(|((labelled, name), record)| {
+                line(&name, labelled, errors_on_stderr, record, &*each)
+            })
+            .collect()
+    };
+    // Records go to the threads in groups: a hand-off costs about as much
+    // as checking a short answer.
+    let groups = Chunks::new(sources, GROUP_RECORDS, GROUP_BYTES, |(_, record)| {
+        record.as_ref().map_or(0, |r| r.text.len())
+    });
+    let results = ParallelMap::new(groups, jobs.unwrap_or(0), worker).flatten();
     let name = if several {
         format!("{} files", files.len())
     } else {
