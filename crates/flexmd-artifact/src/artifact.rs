@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use crate::error::ArtifactError;
-use crate::grep::{GrepFlags, GrepPattern};
+use crate::grep::{GrepFlags, GrepHit, GrepPattern};
 use crate::reader::SpoolReader;
 use crate::tokens::Encoding;
 
@@ -91,10 +91,10 @@ impl SpooledArtifact {
     /// `"i".parse()` gives flags from the tools' string form), in order.
     pub fn grep(&self, pattern: &str, flags: GrepFlags) -> Result<Vec<String>, ArtifactError> {
         let pattern = GrepPattern::new(pattern, flags)?;
-        Ok(self
-            .grep_lines(&pattern, usize::MAX)?
+        let hits = self.grep_hits_until(&pattern, 0, None, usize::MAX, &|| false)?;
+        Ok(hits
             .into_iter()
-            .filter_map(|i| self.reader.line(i).map(Cow::into_owned))
+            .map(|hit| String::from_utf8_lossy(self.reader.byte_range(hit.range)).into_owned())
             .collect())
     }
 
@@ -131,18 +131,34 @@ impl SpooledArtifact {
         limit: usize,
         stop: &dyn Fn() -> bool,
     ) -> Result<Vec<usize>, ArtifactError> {
+        let hits = self.grep_hits_until(pattern, first, None, limit, stop)?;
+        Ok(hits.into_iter().map(|hit| hit.line).collect())
+    }
+
+    /// The matching lines from line `first` on, each with its bytes: lines
+    /// are counted while the search goes, so a search from the start (or
+    /// from `first`'s first byte, `at`, when the caller knows it) needs no
+    /// line index.
+    pub(crate) fn grep_hits_until(
+        &self,
+        pattern: &GrepPattern,
+        first: usize,
+        at: Option<usize>,
+        limit: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Vec<GrepHit>, ArtifactError> {
         let reader = self.reader.as_ref();
         let bytes = reader.bytes();
         // Where the search starts: line `first`'s first byte; for the first
         // line, after any byte order mark (not part of the line: `^#`
         // matches a heading right behind one).
-        let from = if first == 0 {
-            flexmd_core::bom_len(bytes)
-        } else {
-            match reader.line_range(first) {
+        let from = match (first, at) {
+            (0, _) => flexmd_core::bom_len(bytes),
+            (_, Some(at)) => at,
+            _ => match reader.line_range(first) {
                 Some(range) => range.start,
                 None => return Ok(Vec::new()),
-            }
+            },
         };
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if bytes.len() == from && (first > 0 || from > 0) {
@@ -150,19 +166,26 @@ impl SpooledArtifact {
                 // after a final line break (a page resuming there), or a
                 // byte order mark alone.
                 return if limit > 0 && pattern.matches_empty() {
-                    vec![first]
+                    vec![GrepHit {
+                        line: first,
+                        range: from..from,
+                    }]
                 } else {
                     Vec::new()
                 };
             }
-            pattern.matching_lines(
+            let mut hits = pattern.matching_lines(
                 bytes.get(from..).unwrap_or_default(),
-                |offset| reader.line_of(offset + from),
+                first,
                 limit,
                 crate::reader::WINDOW,
                 &|range| reader.release(range.start + from..range.end + from),
                 stop,
-            )
+            );
+            for hit in &mut hits {
+                hit.range = hit.range.start + from..hit.range.end + from;
+            }
+            hits
         }))
         .map_err(|_| {
             ArtifactError::Pattern(

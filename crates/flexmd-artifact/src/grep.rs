@@ -13,6 +13,15 @@ use regex_syntax::hir::{
 
 use crate::error::ArtifactError;
 
+/// A matching line: its index and its bytes (without the line break).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct GrepHit {
+    /// The line's 0-based index.
+    pub(crate) line: usize,
+    /// The line's bytes.
+    pub(crate) range: std::ops::Range<usize>,
+}
+
 /// The longest pattern accepted, in bytes.
 pub const MAX_PATTERN_LEN: usize = 4096;
 
@@ -159,27 +168,49 @@ impl GrepPattern {
         self.regex.is_match(b"".as_slice())
     }
 
-    /// The indexes of the lines of `bytes` that match, in order; `line_of`
-    /// maps a byte offset to its line, `line_end` gives where a line ends.
-    /// Stops after `limit` lines.
+    /// The lines of `bytes` that match, in order, numbered from
+    /// `first_line` (the line `bytes` starts with; lines are counted while
+    /// the search goes, so no line index is needed). Stops after `limit`
+    /// lines.
     pub(crate) fn matching_lines(
         &self,
         bytes: &[u8],
-        line_of: impl Fn(usize) -> usize,
+        first_line: usize,
         limit: usize,
         window: usize,
         release: &dyn Fn(std::ops::Range<usize>),
         stop: &dyn Fn() -> bool,
-    ) -> Vec<usize> {
-        let mut lines = Vec::new();
+    ) -> Vec<GrepHit> {
+        let mut hits = Vec::new();
+        // Lines counted up to a byte offset, always a line's first byte:
+        // (offset, the line starting there).
+        let position = std::cell::Cell::new((0usize, first_line));
+        // Counts the lines from `counted` to `to` (a line's first byte).
+        let count_to = |to: usize| {
+            let (counted, line) = position.get();
+            let gap = bytes.get(counted..to).unwrap_or_default();
+            position.set((to.max(counted), line + bytecount::count(gap, b'\n')));
+        };
+        let hit_at = |start: usize, end: usize, hits: &mut Vec<GrepHit>| {
+            let (counted, line) = position.get();
+            let gap = bytes.get(counted..start).unwrap_or_default();
+            let line = line + bytecount::count(gap, b'\n');
+            // The hit's line starts after the last break before it.
+            let line_start = memchr::memrchr(b'\n', gap).map_or(counted, |nl| counted + nl + 1);
+            position.set((line_start, line));
+            hits.push(GrepHit {
+                line,
+                range: line_start..end,
+            });
+        };
         // Search window by window; each window ends at a line break (no
         // match crosses one) and is released once searched.
         let mut start = 0;
-        while start < bytes.len() && lines.len() < limit {
+        while start < bytes.len() && hits.len() < limit {
             // A caller that gave up (a cancelled tool call) stops the search
             // within a window.
             if stop() {
-                return lines;
+                return hits;
             }
             let target = (start + window.max(1)).min(bytes.len());
             let end = match memchr::memrchr(b'\n', bytes.get(start..target).unwrap_or_default()) {
@@ -187,32 +218,34 @@ impl GrepPattern {
                 _ => bytes.len(),
             };
             let mut at = start;
-            while at < end && lines.len() < limit {
+            while at < end && hits.len() < limit {
                 let input = regex_automata::Input::new(bytes).range(at..end);
                 // A match at `end` belongs to the next window (or, at the
                 // very end, to the final empty line, checked below).
                 let Some(m) = self.regex.find(input).filter(|m| m.start() < end) else {
                     break;
                 };
-                lines.push(line_of(m.start()));
-                // Resume at the next line: one hit per line.
-                at = match memchr::memchr(b'\n', bytes.get(m.start()..end).unwrap_or_default()) {
-                    Some(nl) => m.start() + nl + 1,
-                    None => end + 1,
-                };
+                // The line ends at its break; resume after it: one hit per line.
+                let line_end = memchr::memchr(b'\n', bytes.get(m.start()..end).unwrap_or_default())
+                    .map_or(end, |nl| m.start() + nl);
+                hit_at(m.start(), line_end, &mut hits);
+                at = line_end + 1;
             }
+            // Lines counted to the window's end (a line's start) while its
+            // pages are still in memory: released pages are not read again.
+            count_to(end);
             release(start..end);
             start = end;
         }
         // Empty content has no lines; an empty last line (after a final
         // `\n`) can still match, e.g. `^$`.
-        if lines.len() < limit && bytes.last() == Some(&b'\n') {
+        if hits.len() < limit && bytes.last() == Some(&b'\n') {
             let input = regex_automata::Input::new(bytes).range(bytes.len()..);
             if self.regex.find(input).is_some() {
-                lines.push(line_of(bytes.len()));
+                hit_at(bytes.len(), bytes.len(), &mut hits);
             }
         }
-        lines
+        hits
     }
 }
 
@@ -270,44 +303,37 @@ mod tests {
     fn lines_of(pattern: &str, flags: &str, text: &str) -> Vec<usize> {
         let p = GrepPattern::new(pattern, GrepFlags::parse(flags).unwrap()).unwrap();
         let bytes = text.as_bytes();
-        p.matching_lines(
+        let hits = p.matching_lines(
             bytes,
-            |o| {
-                bytes
-                    .get(..o)
-                    .unwrap()
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count()
-            },
+            0,
             usize::MAX,
             crate::reader::WINDOW,
             &|_| {},
             &|| false,
-        )
+        );
+        let split: Vec<&str> = text.split('\n').collect();
+        for hit in &hits {
+            assert_eq!(
+                text.get(hit.range.clone()),
+                Some(split[hit.line]),
+                "{hit:?}"
+            );
+        }
+        hits.into_iter().map(|h| h.line).collect()
     }
 
     #[test]
     fn small_windows_find_what_one_window_finds() {
         let text = "alpha\n\nbeta gamma\nalphabet\n\nlong line with alpha inside it\nend\n";
         let bytes = text.as_bytes();
-        let line_of = |o: usize| {
-            bytes
-                .get(..o)
-                .unwrap()
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-        };
         for pattern in ["alpha", "^$", "a$", "^[a-z]+$", "e"] {
             let p = GrepPattern::new(pattern, GrepFlags::default()).unwrap();
-            let whole =
-                p.matching_lines(bytes, line_of, usize::MAX, usize::MAX, &|_| {}, &|| false);
+            let whole = p.matching_lines(bytes, 0, usize::MAX, usize::MAX, &|_| {}, &|| false);
             for window in [1, 3, 7, 16] {
                 let released = std::cell::RefCell::new(Vec::new());
                 let windowed = p.matching_lines(
                     bytes,
-                    line_of,
+                    0,
                     usize::MAX,
                     window,
                     &|r| released.borrow_mut().push(r),
@@ -319,7 +345,10 @@ mod tests {
         }
         let p = GrepPattern::new("^$", GrepFlags::default()).unwrap();
         assert_eq!(
-            p.matching_lines(bytes, line_of, usize::MAX, 5, &|_| {}, &|| false),
+            p.matching_lines(bytes, 0, usize::MAX, 5, &|_| {}, &|| false)
+                .into_iter()
+                .map(|h| h.line)
+                .collect::<Vec<_>>(),
             [1, 4, 7]
         );
     }

@@ -295,14 +295,19 @@ impl ToolSet<'_> {
                 )?;
                 let numbered = checked.bool("lineNumbers");
                 let mut from = start.resume_line;
-                let mut batch: std::vec::IntoIter<usize> = Vec::new().into_iter();
+                let mut batch: std::vec::IntoIter<crate::grep::GrepHit> = Vec::new().into_iter();
+                // Where the next batch starts: a line, and its first byte
+                // once a hit has told it (no line index needed then).
+                let mut at: Option<usize> = None;
                 let mut done = false;
                 let stop = || self.cancelled();
                 let lines = std::iter::from_fn(move || {
                     loop {
-                        if let Some(i) = batch.next() {
+                        if let Some(hit) = batch.next() {
+                            let i = hit.line;
                             from = i + 1;
-                            let line = reader.line(i)?;
+                            at = Some(hit.range.end + 1);
+                            let line = String::from_utf8_lossy(reader.byte_range(hit.range));
                             return Some(Ok((
                                 if numbered {
                                     format!("{}:{line}", i + 1)
@@ -317,7 +322,7 @@ impl ToolSet<'_> {
                         }
                         // Matches come in batches: a page needs a few, a
                         // 1 GB file holds millions.
-                        let hits = match base.grep_lines_until(&pattern, from, 256, &stop) {
+                        let hits = match base.grep_hits_until(&pattern, from, at, 256, &stop) {
                             Ok(hits) => hits,
                             Err(e) => {
                                 done = true;

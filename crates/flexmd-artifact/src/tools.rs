@@ -837,18 +837,21 @@ impl<'a> ToolSet<'a> {
                     crate::grep::GrepFlags::parse(flags)?,
                 )?;
                 let numbered = args.values.get("lineNumbers") == Some(&Value::Bool(true));
-                let hits = base.grep_lines(&pattern, caps.lines.saturating_add(1))?;
+                let hits =
+                    base.grep_hits_until(&pattern, 0, None, caps.lines.saturating_add(1), &|| {
+                        false
+                    })?;
                 let more = hits.len() > caps.lines;
                 let shown: Vec<String> = hits
-                    .iter()
+                    .into_iter()
                     .take(caps.lines)
-                    .filter_map(|&i| {
-                        let line = base.reader().line(i)?;
-                        Some(if numbered {
-                            format!("{}:{line}", i + 1)
+                    .map(|hit| {
+                        let line = String::from_utf8_lossy(base.reader().byte_range(hit.range));
+                        if numbered {
+                            format!("{}:{line}", hit.line + 1)
                         } else {
                             line.into_owned()
-                        })
+                        }
                     })
                     .collect();
                 let mut text = lines(shown, None);
