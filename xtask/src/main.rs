@@ -14,6 +14,9 @@
 //! - `js [--build]`: builds the npm package (npm/flexmd) from
 //!   crates/flexmd-wasm and (without `--build`) runs its tests (node --test
 //!   against the CLI's JSON, tsc, the playground in Chromium).
+//! - `bench [--quick] [ROW...]`: flexmd beside its peers (Rust, Python,
+//!   Node) on the same inputs in one run; writes target/bench/results.json
+//!   and the tables in docs/benchmarks.md (see `bench.rs`).
 //! - `fuzz [--time SECONDS] [TARGET]`: runs the fuzz targets of `fuzz/` one
 //!   after another (default 60 s each) with `cargo +nightly fuzz`,
 //!   installing cargo-fuzz when it is missing; each target also tries its
@@ -21,6 +24,7 @@
 
 #![allow(clippy::print_stdout, reason = "a task runner reports on stdout")]
 
+mod bench;
 mod codegen;
 mod commonmark;
 mod js;
@@ -47,8 +51,9 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz(&args[1..]),
         Some("python") => python::run_tests(&args[1..]),
         Some("js") => js::run_tests(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark] | js [--build]>"
+            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark] | js [--build] | bench [--quick] [ROW...]>"
                 .to_owned(),
         ),
     };
