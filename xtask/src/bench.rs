@@ -24,6 +24,10 @@ use crate::{Result, cargo, root};
 /// The rows, in the order they run and are written.
 const ROWS: &[(&str, &str)] = &[
     (
+        "outline",
+        "answer → sections: validate + extract (`check`) and the outline beside a full Markdown parse, per input",
+    ),
+    (
         "json",
         "broken JSON → value: `find_json` beside the repairers, per case, on the llm-json conformance cases",
     ),
@@ -44,7 +48,13 @@ const PYPI: &[&str] = &[
     "markdown-it-py==3.0.0",
 ];
 /// The npm packages the rows use, pinned.
-const NPM: &[&str] = &["jsonrepair@3.15.0", "ajv@8.17.1"];
+const NPM: &[&str] = &[
+    "jsonrepair@3.15.0",
+    "ajv@8.17.1",
+    "mdast-util-from-markdown@2.1.0",
+    "mdast-util-gfm@3.1.0",
+    "micromark-extension-gfm@3.0.0",
+];
 
 /// One figure beside its peer.
 struct Measure {
@@ -140,6 +150,7 @@ pub(crate) fn run(args: &[String]) -> Result {
             skipped: Vec::new(),
         };
         match name {
+            "outline" => bench.outline_row(&mut result)?,
             "json" => bench.json_row(&mut result)?,
             "schema" => bench.schema_row(&mut result)?,
             "batch" => bench.batch_row(&mut result)?,
@@ -261,6 +272,71 @@ impl Bench {
 
     fn script(&self, path: &str) -> PathBuf {
         self.root.join(path)
+    }
+
+    /// check and build_outline beside the pulldown-cmark floor, mdast (Node)
+    /// and markdown-it-py (Python), on a 20 KB answer, a 1 MB and a 5 MB
+    /// document.
+    fn outline_row(&self, row: &mut RowResult) -> Result {
+        let runs = self.runs.to_string();
+        let ours = json_lines(
+            Command::new(self.release("examples/outline_timing"))
+                .arg(&runs)
+                .arg(&self.data),
+        )?;
+        let mut peers = Vec::new();
+        match &self.node {
+            Some(node) => peers.extend(json_lines(
+                Command::new("node")
+                    .arg(self.script("benches/scripts/outline_peers.mjs"))
+                    .arg(node)
+                    .arg(&self.data)
+                    .arg(&runs),
+            )?),
+            None => row
+                .skipped
+                .push("mdast-util-from-markdown (not installed)".to_owned()),
+        }
+        match &self.python {
+            Some(python) => peers.extend(json_lines(
+                Command::new(python)
+                    .arg(self.script("benches/python/outline_peers.py"))
+                    .arg(&self.data)
+                    .arg(if self.quick { "1" } else { "3" }),
+            )?),
+            None => row
+                .skipped
+                .push("markdown-it-py (not installed)".to_owned()),
+        }
+        for input in ["20 KB answer", "1 MB document", "5 MB document"] {
+            let ours_op = |op: &str| {
+                ours.iter()
+                    .find(|l| l["input"] == input && l["op"] == op)
+                    .map(|l| (tool(l), seconds(l, "seconds_per_op")))
+                    .ok_or_else(|| format!("outline_timing printed no `{op}` line for {input}"))
+            };
+            let (check, outline, floor) =
+                (ours_op("check")?, ours_op("outline")?, ours_op("floor")?);
+            for ours in [&check, &outline] {
+                row.measures.push(Measure {
+                    what: input.to_owned(),
+                    ours: ours.clone(),
+                    peer: floor.clone(),
+                    note: "the floor: parsing alone, in Rust".to_owned(),
+                });
+            }
+            for peer in peers.iter().filter(|l| l["input"] == input) {
+                for ours in [&check, &outline] {
+                    row.measures.push(Measure {
+                        what: input.to_owned(),
+                        ours: ours.clone(),
+                        peer: (tool(peer), seconds(peer, "seconds_per_op")),
+                        note: String::new(),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// find_json beside llm_json (Rust), json_repair (Python) and
