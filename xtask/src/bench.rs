@@ -36,6 +36,10 @@ const ROWS: &[(&str, &str)] = &[
         "schema validation of 100 000 `review` instances, one in ten invalid, per instance",
     ),
     (
+        "artifact",
+        "artifacts: whole `flexmd artifact` runs beside the Unix tools on a large log, JSON Lines file (wall time and peak RSS, best of the runs)",
+    ),
+    (
         "batch",
         "batch throughput: generated answers checked, extracted and their JSON found, per answer (whole run)",
     ),
@@ -153,6 +157,7 @@ pub(crate) fn run(args: &[String]) -> Result {
             "outline" => bench.outline_row(&mut result)?,
             "json" => bench.json_row(&mut result)?,
             "schema" => bench.schema_row(&mut result)?,
+            "artifact" => bench.artifact_row(&mut result)?,
             "batch" => bench.batch_row(&mut result)?,
             _ => {}
         }
@@ -246,6 +251,97 @@ fn json_lines(command: &mut Command) -> Result<Vec<Value>> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect())
+}
+
+/// Whether `program` is on the PATH.
+fn which(program: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Installs a Debian package (as root, or with sudo when there is one).
+fn apt_install(package: &str) -> bool {
+    println!("xtask bench: installing {package} with apt-get");
+    let sudo = if which("sudo") { "sudo " } else { "" };
+    Command::new("sh")
+        .args([
+            "-c",
+            &format!("{sudo}apt-get install -y -qq {package} >/dev/null 2>&1 || ({sudo}apt-get update -qq >/dev/null 2>&1 && {sudo}apt-get install -y -qq {package} >/dev/null 2>&1)"),
+        ])
+        .status()
+        .is_ok_and(|s| s.success())
+        && which(package_binary(package))
+}
+
+/// The program a Debian package installs.
+fn package_binary(package: &str) -> &str {
+    if package == "ripgrep" { "rg" } else { package }
+}
+
+/// The best wall time (seconds) of `runs` whole runs of `program ARGS`
+/// (each started through GNU time, which adds the same ~1 ms to every tool),
+/// with `-` in ARGS replaced by `file` (or `file` last when there is none),
+/// and the peak RSS (KiB) of that run, from GNU time. Output goes to `out`
+/// (GNU grep stops at the first match when its output is /dev/null).
+fn measure_process(
+    program: &Path,
+    args: &[&str],
+    file: &Path,
+    out: &Path,
+    runs: usize,
+) -> Result<(f64, u64)> {
+    let file_arg = file.display().to_string();
+    let mut argv: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if *a == "-" {
+                file_arg.clone()
+            } else {
+                (*a).to_owned()
+            }
+        })
+        .collect();
+    if !args.contains(&"-") {
+        argv.push(file_arg);
+    }
+    let report = out.with_extension("time");
+    let mut best: Option<(f64, u64)> = None;
+    for _ in 0..runs.max(1) {
+        let output = std::fs::File::create(out).map_err(|e| e.to_string())?;
+        // Wall time from here (GNU time's has 10 ms steps); the peak RSS
+        // from GNU time.
+        let started = Instant::now();
+        let status = Command::new("/usr/bin/time")
+            .args(["-f", "%e %M", "-o"])
+            .arg(&report)
+            .arg(program)
+            .args(&argv)
+            .stdout(output)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run /usr/bin/time {}: {e}", program.display()))?;
+        // grep exits 1 when nothing matches: still a run.
+        if status.code().is_none_or(|c| c > 1) {
+            return Err(format!(
+                "{} {} failed: {status}",
+                program.display(),
+                argv.join(" ")
+            ));
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let text = std::fs::read_to_string(&report).map_err(|e| e.to_string())?;
+        let rss: u64 = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|f| f.parse().ok())
+            .unwrap_or(0);
+        if best.is_none_or(|(s, _)| seconds < s) {
+            best = Some((seconds, rss));
+        }
+    }
+    best.ok_or_else(|| "no run".to_owned())
 }
 
 /// The line of `lines` whose `key` is `value`.
@@ -452,6 +548,139 @@ impl Bench {
                     });
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// Whole runs of `flexmd artifact` (and the library's full pluck)
+    /// beside wc, GNU grep, ripgrep, head, tail and jq on generated files.
+    fn artifact_row(&self, row: &mut RowResult) -> Result {
+        let size_mb = if self.quick { 64 } else { 1024 };
+        let dir = self.data.join(format!("artifact-{size_mb}"));
+        let (log, events) = (dir.join("log.txt"), dir.join("events.jsonl"));
+        if !log.exists() || !events.exists() {
+            let status = Command::new(self.release("examples/artifact_data"))
+                .arg(&dir)
+                .arg(size_mb.to_string())
+                .status()
+                .map_err(|e| format!("cannot run artifact_data: {e}"))?;
+            if !status.success() {
+                return Err("artifact_data failed".to_owned());
+            }
+        }
+        let ripgrep = which("rg") || apt_install("ripgrep");
+        if !ripgrep {
+            row.skipped
+                .push("ripgrep (`rg`: not installed, and apt-get could not install it)".to_owned());
+        }
+        let jq = which("jq") || apt_install("jq");
+        if !jq {
+            row.skipped
+                .push("jq (not installed, and apt-get could not install it)".to_owned());
+        }
+        let runs = if self.quick { 1 } else { 3 };
+        let flexmd = self.release("flexmd");
+        let out = dir.join("out.txt");
+        let time = |program: &Path, args: &[&str], file: &Path| -> Result<(f64, u64)> {
+            measure_process(program, args, file, &out, runs)
+        };
+        let mut pair = |what: &str,
+                        ours: (&str, &Path, Vec<&str>, &Path),
+                        peer: (&str, &str, Vec<&str>, &Path)|
+         -> Result {
+            let (ours_time, ours_rss) = time(ours.1, &ours.2, ours.3)?;
+            let (peer_time, peer_rss) = time(Path::new(peer.1), &peer.2, peer.3)?;
+            row.measures.push(Measure {
+                what: what.to_owned(),
+                ours: (ours.0.to_owned(), ours_time),
+                peer: (peer.0.to_owned(), peer_time),
+                note: format!(
+                    "peak RSS {:.0} MiB vs {:.1} MiB; {size_mb} MiB file",
+                    ours_rss as f64 / 1024.0,
+                    peer_rss as f64 / 1024.0
+                ),
+            });
+            Ok(())
+        };
+        pair(
+            "line count",
+            (
+                "flexmd artifact line-count",
+                &flexmd,
+                vec!["artifact", "line-count"],
+                &log,
+            ),
+            ("wc -l", "wc", vec!["-l"], &log),
+        )?;
+        pair(
+            "head 10",
+            (
+                "flexmd artifact head n=10",
+                &flexmd,
+                vec!["artifact", "head", "-", "n=10"],
+                &log,
+            ),
+            ("head -n 10", "head", vec!["-n", "10"], &log),
+        )?;
+        pair(
+            "tail 10",
+            (
+                "flexmd artifact tail n=10",
+                &flexmd,
+                vec!["artifact", "tail", "-", "n=10"],
+                &log,
+            ),
+            ("tail -n 10", "tail", vec!["-n", "10"], &log),
+        )?;
+        pair(
+            "grep literal",
+            (
+                "flexmd artifact grep FATAL",
+                &flexmd,
+                vec!["artifact", "grep", "-", "FATAL"],
+                &log,
+            ),
+            ("GNU grep FATAL", "grep", vec!["FATAL"], &log),
+        )?;
+        pair(
+            "grep -i regex",
+            (
+                "flexmd artifact grep 'fatal.*served' i",
+                &flexmd,
+                vec!["artifact", "grep", "-", "fatal.*served", "i"],
+                &log,
+            ),
+            (
+                "GNU grep -i 'fatal.*served'",
+                "grep",
+                vec!["-i", "fatal.*served"],
+                &log,
+            ),
+        )?;
+        if ripgrep {
+            pair(
+                "grep literal",
+                (
+                    "flexmd artifact grep FATAL",
+                    &flexmd,
+                    vec!["artifact", "grep", "-", "FATAL"],
+                    &log,
+                ),
+                ("rg FATAL", "rg", vec!["--no-config", "FATAL"], &log),
+            )?;
+        }
+        if jq {
+            let pluck = self.release("examples/json_pluck");
+            pair(
+                "`$.id` of every record",
+                (
+                    "flexmd json_pluck (library, every value)",
+                    &pluck,
+                    vec!["-", "$.id"],
+                    &events,
+                ),
+                ("jq -c .id", "jq", vec!["-c", ".id"], &events),
+            )?;
         }
         Ok(())
     }
