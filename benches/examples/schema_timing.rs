@@ -90,30 +90,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .count()
         }),
     );
+    // Text in, verdict out: parse, then judge.
+    let from_text = |judge: &dyn Fn(&Value) -> bool| {
+        texts
+            .iter()
+            .filter(|t| serde_json::from_str::<Value>(t).map_or(true, |v| !judge(&v)))
+            .count()
+    };
     print(
         "flexmd serde_json + Registry::is_valid",
         "text",
-        time(runs, n, || {
-            texts
-                .iter()
-                .filter(|t| {
-                    serde_json::from_str::<Value>(t)
-                        .map_or(true, |v| !registry.is_valid("review", &v))
-                })
-                .count()
-        }),
+        time(runs, n, || from_text(&|v| registry.is_valid("review", v))),
     );
     print(
         "flexmd serde_json + Registry::validate",
         "text",
         time(runs, n, || {
-            texts
-                .iter()
-                .filter(|t| {
-                    serde_json::from_str::<Value>(t)
-                        .map_or(true, |v| !registry.validate("review", &v).valid)
-                })
-                .count()
+            from_text(&|v| registry.validate("review", v).valid)
         }),
     );
     Ok(())

@@ -10,9 +10,11 @@
 import { readFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { time as timeRuns } from "./timing.mjs";
 
 const [peersDir, casesPath, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg ?? 5);
+const time = (work) => timeRuns(work, runs);
 const root = new URL("../../", import.meta.url);
 const flexmd = await import(new URL("npm/flexmd/node.js", root).href);
 const peer = async (name) => import(pathToFileURL(createRequire(`${peersDir}/`).resolve(name)).href);
@@ -35,26 +37,6 @@ function documentOf(bytes) {
     }
   }
   return doc;
-}
-
-/** Median seconds of `runs` runs of `work`, each repeated until it takes 50 ms or more. */
-function time(work) {
-  work();
-  let reps = 1;
-  for (;;) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < reps; i++) work();
-    if (Number(process.hrtime.bigint() - start) / 1e9 >= 0.05) break;
-    reps *= 2;
-  }
-  const samples = [];
-  for (let r = 0; r < runs; r++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < reps; i++) work();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e9 / reps);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)];
 }
 
 const spec = readFileSync(new URL("examples/specs/answer.md", root), "utf8");

@@ -11,9 +11,11 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { time as timeRuns } from "./timing.mjs";
 
 const [peers, data, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg ?? 5);
+const time = (work) => timeRuns(work, runs);
 const require = createRequire(join(peers, "package.json"));
 const load = async (name) => import(pathToFileURL(require.resolve(name)).href);
 const { fromMarkdown } = await load("mdast-util-from-markdown");
@@ -23,30 +25,6 @@ const version = JSON.parse(
   readFileSync(join(peers, "node_modules/mdast-util-from-markdown/package.json"), "utf8"),
 ).version;
 const mdast = (text) => fromMarkdown(text, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-
-function time(work) {
-  // A parse of a second or more is timed once: repeating it would only
-  // take minutes (mdast on 5 MB), and a JIT is warm within it.
-  const first = process.hrtime.bigint();
-  work();
-  const once = Number(process.hrtime.bigint() - first) / 1e9;
-  if (once >= 1) return once;
-  let reps = 1;
-  for (;;) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < reps; i++) work();
-    if (Number(process.hrtime.bigint() - start) / 1e9 >= 0.05) break;
-    reps *= 2;
-  }
-  const samples = [];
-  for (let r = 0; r < runs; r++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < reps; i++) work();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e9 / reps);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)];
-}
 
 // Not the 5 MB document: one parse of it took more than 7 minutes here
 // (1 MB: 12 s), so the row stops at 1 MB for mdast.

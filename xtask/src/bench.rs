@@ -253,6 +253,17 @@ fn json_lines(command: &mut Command) -> Result<Vec<Value>> {
         .collect())
 }
 
+/// A whole-process comparison: what is measured, flexmd's label and
+/// arguments, the peer's label, program and arguments.
+type ProcessPair = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+);
+
 /// Whether `program` is on the PATH.
 fn which(program: &str) -> bool {
     Command::new("sh")
@@ -602,61 +613,57 @@ impl Bench {
             });
             Ok(())
         };
-        pair(
-            "line count",
+        // (what, flexmd's label and arguments, the peer's label, program
+        // and arguments), all on the log; `-` stands for the file.
+        let on_log: &[ProcessPair] = &[
             (
+                "line count",
                 "flexmd artifact line-count",
-                &flexmd,
-                vec!["artifact", "line-count"],
-                &log,
+                &["artifact", "line-count"],
+                "wc -l",
+                "wc",
+                &["-l"],
             ),
-            ("wc -l", "wc", vec!["-l"], &log),
-        )?;
-        pair(
-            "head 10",
             (
+                "head 10",
                 "flexmd artifact head n=10",
-                &flexmd,
-                vec!["artifact", "head", "-", "n=10"],
-                &log,
+                &["artifact", "head", "-", "n=10"],
+                "head -n 10",
+                "head",
+                &["-n", "10"],
             ),
-            ("head -n 10", "head", vec!["-n", "10"], &log),
-        )?;
-        pair(
-            "tail 10",
             (
+                "tail 10",
                 "flexmd artifact tail n=10",
-                &flexmd,
-                vec!["artifact", "tail", "-", "n=10"],
-                &log,
+                &["artifact", "tail", "-", "n=10"],
+                "tail -n 10",
+                "tail",
+                &["-n", "10"],
             ),
-            ("tail -n 10", "tail", vec!["-n", "10"], &log),
-        )?;
-        pair(
-            "grep literal",
             (
+                "grep literal",
                 "flexmd artifact grep FATAL",
-                &flexmd,
-                vec!["artifact", "grep", "-", "FATAL"],
-                &log,
+                &["artifact", "grep", "-", "FATAL"],
+                "GNU grep FATAL",
+                "grep",
+                &["FATAL"],
             ),
-            ("GNU grep FATAL", "grep", vec!["FATAL"], &log),
-        )?;
-        pair(
-            "grep -i regex",
             (
+                "grep -i regex",
                 "flexmd artifact grep 'fatal.*served' i",
-                &flexmd,
-                vec!["artifact", "grep", "-", "fatal.*served", "i"],
-                &log,
-            ),
-            (
+                &["artifact", "grep", "-", "fatal.*served", "i"],
                 "GNU grep -i 'fatal.*served'",
                 "grep",
-                vec!["-i", "fatal.*served"],
-                &log,
+                &["-i", "fatal.*served"],
             ),
-        )?;
+        ];
+        for (what, ours, ours_args, peer, program, peer_args) in on_log {
+            pair(
+                what,
+                (ours, &flexmd, ours_args.to_vec(), &log),
+                (peer, program, peer_args.to_vec(), &log),
+            )?;
+        }
         if ripgrep {
             pair(
                 "grep literal",

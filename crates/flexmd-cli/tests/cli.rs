@@ -24,6 +24,15 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Each line of `out` read as JSON (JSON Lines output).
+fn lines(out: &[u8]) -> Vec<Value> {
+    String::from_utf8(out.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn example(path: &str) -> String {
     format!("{}/../../examples/{path}", env!("CARGO_MANIFEST_DIR"))
 }

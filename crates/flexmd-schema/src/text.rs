@@ -69,15 +69,9 @@ impl Registry {
         schema: &Value,
         options: TransformOptions,
     ) -> Result<Outcome, SchemaError> {
-        let mut outcome = self.validate_and_transform_schema(schema, value, options)?;
-        let coerced: Vec<Violation> = outcome
-            .changes
-            .iter()
-            .filter(|c| c.kind == ChangeKind::Coerced)
-            .map(|c| coercion_warning(&c.path, &c.pointer, c.from.as_ref(), Some(&c.to)))
-            .collect();
-        outcome.warnings.extend(coerced);
-        Ok(outcome)
+        Ok(self
+            .record_validator(schema, options)?
+            .validate_value(value))
     }
 
     /// Validates the JSON value in `text` (a model's answer: found in a

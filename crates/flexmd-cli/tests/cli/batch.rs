@@ -4,14 +4,6 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-fn lines(out: &[u8]) -> Vec<Value> {
-    String::from_utf8(out.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 /// What `flexmd ARGS FILE --compact` prints for one answer, as JSON.
 fn single(args: &[&str], answer: &str) -> Value {
     // One file per call: tests run side by side.

@@ -6,14 +6,6 @@ use pretty_assertions::assert_eq;
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
-fn lines(out: &[u8]) -> Vec<Value> {
-    String::from_utf8(out.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 fn stdout_json(args: &[&str]) -> Value {
     let out = flexmd().args(args).output().unwrap();
     serde_json::from_slice(&out.stdout).unwrap()
