@@ -79,13 +79,13 @@ fn mixed(c: &mut Criterion) {
         b.iter(|| flexmd_benches::pulldown_floor(black_box(&text)))
     });
     group.bench_function("detect_objects", |b| {
-        b.iter_with_large_drop(|| flexmd_detect::detect_objects(black_box(&text)))
+        b.iter(|| flexmd_detect::detect_objects(black_box(&text)))
     });
     group.bench_function("parse_any", |b| {
-        b.iter_with_large_drop(|| flexmd_detect::parse_any(black_box(&text)))
+        b.iter(|| flexmd_detect::parse_any(black_box(&text)))
     });
     group.bench_function("find_all_json", |b| {
-        b.iter_with_large_drop(|| flexmd_detect::find_all_json(black_box(&text)))
+        b.iter(|| flexmd_detect::find_all_json(black_box(&text)))
     });
     group.finish();
 }
@@ -101,12 +101,12 @@ fn hostile(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(SIZE as u64));
     group.sample_size(10);
     group.bench_function("serde_json_valid", |b| {
-        b.iter_with_large_drop(|| serde_json::from_str::<serde_json::Value>(black_box(&valid)))
+        b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(&valid)))
     });
     for (name, unit) in flexmd_benches::hostile_json() {
         let text = unit.repeat(SIZE / unit.len());
         group.bench_function(&name, |b| {
-            b.iter_with_large_drop(|| flexmd_detect::find_json(black_box(&text)))
+            b.iter(|| flexmd_detect::find_json(black_box(&text)))
         });
     }
     group.finish();

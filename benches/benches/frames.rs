@@ -15,7 +15,7 @@ fn frames_parse(c: &mut Criterion) {
         b.iter(|| flexmd_benches::pulldown_floor(black_box(&text)))
     });
     group.bench_function("parse", |b| {
-        b.iter_with_large_drop(|| flexmd_frames::parse(black_box(&text), &options))
+        b.iter(|| flexmd_frames::parse(black_box(&text), &options))
     });
     group.finish();
 }

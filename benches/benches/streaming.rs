@@ -67,10 +67,10 @@ fn streaming(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(md.len() as u64));
     group.sample_size(10);
     group.bench_function("check_once", |b| {
-        b.iter_with_large_drop(|| flexmd_ofs::check(black_box(&md), &spec, &options))
+        b.iter(|| flexmd_ofs::check(black_box(&md), &spec, &options))
     });
     group.bench_function("stream_16_byte_chunks", |b| {
-        b.iter_with_large_drop(|| extract_stream(&spec, black_box(&pieces)))
+        b.iter(|| extract_stream(&spec, black_box(&pieces)))
     });
     group.finish();
 
@@ -80,10 +80,10 @@ fn streaming(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(json.len() as u64));
     group.sample_size(10);
     group.bench_function("find_json_once", |b| {
-        b.iter_with_large_drop(|| flexmd_detect::find_json(black_box(&json)))
+        b.iter(|| flexmd_detect::find_json(black_box(&json)))
     });
     group.bench_function("stream_16_byte_chunks", |b| {
-        b.iter_with_large_drop(|| json_stream(black_box(&pieces)))
+        b.iter(|| json_stream(black_box(&pieces)))
     });
     group.finish();
 
@@ -95,13 +95,13 @@ fn streaming(c: &mut Criterion) {
         let pieces = chunks(&md, CHUNK);
         group.throughput(Throughput::Elements(pieces.len() as u64));
         group.bench_with_input(BenchmarkId::new("answer", size), &pieces, |b, pieces| {
-            b.iter_with_large_drop(|| extract_stream(&spec, black_box(pieces)))
+            b.iter(|| extract_stream(&spec, black_box(pieces)))
         });
         let json = json_answer(size);
         let pieces = chunks(&json, CHUNK);
         group.throughput(Throughput::Elements(pieces.len() as u64));
         group.bench_with_input(BenchmarkId::new("json", size), &pieces, |b, pieces| {
-            b.iter_with_large_drop(|| json_stream(black_box(pieces)))
+            b.iter(|| json_stream(black_box(pieces)))
         });
     }
     group.finish();
