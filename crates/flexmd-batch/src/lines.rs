@@ -203,7 +203,7 @@ impl<R: BufRead> JsonLines<R> {
                 return Ok((any, too_long));
             }
             any = true;
-            let (take, ends) = match memchr(available) {
+            let (take, ends) = match memchr::memchr(b'\n', available) {
                 Some(i) => (i + 1, true),
                 None => (available.len(), false),
             };
@@ -223,11 +223,6 @@ impl<R: BufRead> JsonLines<R> {
             }
         }
     }
-}
-
-/// The first `\n` in `bytes`.
-fn memchr(bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&b| b == b'\n')
 }
 
 impl<R: BufRead> Iterator for JsonLines<R> {

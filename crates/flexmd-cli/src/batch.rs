@@ -67,9 +67,16 @@ impl Emitted {
 /// `value`'s fields (a struct serialised to an object).
 pub(crate) fn fields_of<T: serde::Serialize>(value: &T) -> Map<String, Value> {
     match serde_json::to_value(value) {
-        Ok(Value::Object(map)) => map,
-        Ok(other) => Map::from_iter([("result".to_owned(), other)]),
+        Ok(value) => object(value),
         Err(e) => Map::from_iter([("serializeError".to_owned(), Value::String(e.to_string()))]),
+    }
+}
+
+/// An object's fields; anything else as `{"result": value}`.
+pub(crate) fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => Map::from_iter([("result".to_owned(), other)]),
     }
 }
 
@@ -241,11 +248,7 @@ where
                 };
                 (emitted, true)
             } else {
-                let fields = match e.to_record() {
-                    Value::Object(map) => map,
-                    _ => Map::new(),
-                };
-                (Emitted::result(fields, code), true)
+                (Emitted::result(object(e.to_record()), code), true)
             }
         }
         Err(_) => {
@@ -253,11 +256,7 @@ where
                 "ok": false,
                 "error": {"code": "internal", "message": "flexmd failed on this record (a bug: please report it with the record)"},
             });
-            let fields = match fields {
-                Value::Object(map) => map,
-                _ => Map::new(),
-            };
-            (Emitted::result(fields, 1), true)
+            (Emitted::result(object(fields), 1), true)
         }
     };
     let stdout = emitted.printed.map(|printed| {

@@ -430,11 +430,10 @@ impl Judge<'_> {
             let code = u8::from(!outcome.valid && strictness.fail_on_invalid);
             if json {
                 let report = outcome_json(&outcome, want_hints.then_some(&schema));
-                let fields = match report {
-                    Value::Object(map) => map,
-                    _ => serde_json::Map::new(),
-                };
-                return Ok(crate::batch::Emitted::result(fields, code));
+                return Ok(crate::batch::Emitted::result(
+                    crate::batch::object(report),
+                    code,
+                ));
             }
             let level = if strictness.fail_on_invalid {
                 "error"
