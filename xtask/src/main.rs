@@ -226,7 +226,9 @@ fn conformance(args: &[String]) -> Result {
 fn fuzz_dictionary(target: &str) -> &'static str {
     match target {
         "find_json" | "schema_validate" | "schema_fuzzed" | "jsonpath_documents"
-        | "artifact_query" | "grep_flags" | "tool_dispatch" | "stream_json" => "json",
+        | "artifact_query" | "grep_flags" | "tool_dispatch" | "stream_json" | "json_lines" => {
+            "json"
+        }
         _ => "markdown",
     }
 }
