@@ -1,5 +1,7 @@
 //! One pass over a Markdown text for everything a checker needs.
 
+use pulldown_cmark::{Event, Tag};
+
 use crate::list::{ListReader, TopLevelList, merge_lists};
 use crate::markdown::{front_matter_end, offset_events, parser_text};
 use crate::model::{MdOutline, ParsedList, ParsedTable, Span};
@@ -15,6 +17,10 @@ pub struct MarkdownParts {
     pub tables: Vec<ParsedTable>,
     /// Every top-level list with its span; spans of items are into the whole text.
     pub lists: Vec<TopLevelList>,
+    /// The span of every code block (fenced or indented), in order, as
+    /// [`code_blocks`](crate::code_blocks) finds them: text in them is
+    /// literal, never a heading or a label.
+    pub code_blocks: Vec<Span>,
 }
 
 impl MarkdownParts {
@@ -56,18 +62,48 @@ impl MarkdownParts {
 /// [`parse_tables`](crate::parse_tables) and, per span,
 /// [`parse_list`](crate::parse_list), for the price of one parse.
 pub fn read_markdown(md: &str) -> MarkdownParts {
-    let mut outline = OutlineReader::default();
-    let mut tables = TableReader::default();
-    let mut lists = ListReader::default();
+    let mut readers = PartsReader::default();
     let parsed = parser_text(md);
     for (event, range) in offset_events(&parsed, front_matter_end(&parsed)) {
-        outline.on_event(md, &event, range.clone());
-        tables.on_event(md, &event, range.clone());
-        lists.on_event(md, &event, range);
+        readers.on_event(md, &event, range);
     }
-    MarkdownParts {
-        outline: outline.finish(md),
-        tables: tables.tables,
-        lists: lists.lists,
+    readers.finish(md)
+}
+
+/// Everything [`read_markdown`] builds, fed the parser's events of a whole
+/// text or, in a stream, of one piece after another.
+#[derive(Default)]
+pub(crate) struct PartsReader {
+    pub(crate) outline: OutlineReader,
+    pub(crate) tables: TableReader,
+    pub(crate) lists: ListReader,
+    code_blocks: Vec<Span>,
+}
+
+impl PartsReader {
+    /// Readers whose outline records its headings as it goes (for a stream).
+    pub(crate) fn recording() -> Self {
+        Self {
+            outline: OutlineReader::recording(),
+            ..Self::default()
+        }
+    }
+
+    pub(crate) fn on_event(&mut self, md: &str, event: &Event<'_>, range: Span) {
+        if let Event::Start(Tag::CodeBlock(_)) = event {
+            self.code_blocks.push(range.clone());
+        }
+        self.outline.on_event(md, event, range.clone());
+        self.tables.on_event(md, event, range.clone());
+        self.lists.on_event(md, event, range);
+    }
+
+    pub(crate) fn finish(self, md: &str) -> MarkdownParts {
+        MarkdownParts {
+            outline: self.outline.finish(md),
+            tables: self.tables.tables,
+            lists: self.lists.lists,
+            code_blocks: self.code_blocks,
+        }
     }
 }

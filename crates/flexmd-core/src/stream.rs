@@ -16,12 +16,10 @@ use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
 use crate::code::{FenceOpening, fence_opening};
 use crate::error::LineStarts;
-use crate::list::{ListReader, TopLevelList};
+use crate::list::TopLevelList;
 use crate::markdown::{options, parser_text};
 use crate::model::{ParsedTable, Span};
-use crate::outline::OutlineReader;
-use crate::parts::MarkdownParts;
-use crate::table::TableReader;
+use crate::parts::{MarkdownParts, PartsReader};
 use crate::text::bom_len;
 
 /// A top-level heading of a [`MarkdownStream`], in document order: the
@@ -132,9 +130,7 @@ pub struct MarkdownStream {
     /// The end of the line where a link reference definition was first
     /// seen: headings after it are not known before the end.
     settled_cap: usize,
-    outline: OutlineReader,
-    tables: TableReader,
-    lists: ListReader,
+    readers: PartsReader,
 }
 
 impl Default for MarkdownStream {
@@ -161,9 +157,7 @@ impl MarkdownStream {
             unsure_in_piece: false,
             saw_link_definition: false,
             settled_cap: usize::MAX,
-            outline: OutlineReader::recording(),
-            tables: TableReader::default(),
-            lists: ListReader::default(),
+            readers: PartsReader::recording(),
         }
     }
 
@@ -196,18 +190,18 @@ impl MarkdownStream {
 
     /// The top-level headings read so far, in order.
     pub fn headings(&self) -> &[StreamHeading] {
-        self.outline.recorded()
+        self.readers.outline.recorded()
     }
 
     /// The top-level lists read so far: those that end before
     /// [`parsed_to`](Self::parsed_to).
     pub fn lists(&self) -> &[TopLevelList] {
-        &self.lists.lists
+        &self.readers.lists.lists
     }
 
     /// The tables read so far.
     pub fn tables(&self) -> &[ParsedTable] {
-        &self.tables.tables
+        &self.readers.tables.tables
     }
 
     /// Where the parsed text ends: everything before it is read and final.
@@ -263,11 +257,7 @@ impl MarkdownStream {
         // The last piece: what a heading would have ended, the end does.
         self.read_piece(self.text.len());
         let text = std::mem::take(&mut self.text);
-        let parts = MarkdownParts {
-            outline: self.outline.finish(&text),
-            tables: self.tables.tables,
-            lists: self.lists.lists,
-        };
+        let parts = self.readers.finish(&text);
         (text, parts)
     }
 
@@ -358,9 +348,7 @@ impl MarkdownStream {
             let parsed = parser_text(piece);
             for (event, r) in Parser::new_ext(&parsed, options()).into_offset_iter() {
                 let r = r.start + offset..r.end + offset;
-                self.outline.on_event(&self.text, &event, r.clone());
-                self.tables.on_event(&self.text, &event, r.clone());
-                self.lists.on_event(&self.text, &event, r);
+                self.readers.on_event(&self.text, &event, r);
             }
         }
         self.start_piece(next);
@@ -402,34 +390,15 @@ impl MarkdownStream {
             } else {
                 // A heading ends the piece: its events are final. They
                 // borrow the text, so they are fed here, not returned.
-                feed(
-                    &self.text,
-                    &events,
-                    &mut self.outline,
-                    &mut self.tables,
-                    &mut self.lists,
-                );
+                for (event, range) in events {
+                    self.readers.on_event(&self.text, &event, range);
+                }
             }
             Checked::Yes
         } else {
             self.wasted = self.wasted.saturating_add(piece_len);
             Checked::No
         }
-    }
-}
-
-/// Gives a piece's events to the readers a whole-text parse feeds.
-fn feed(
-    text: &str,
-    events: &[(Event<'_>, Range<usize>)],
-    outline: &mut OutlineReader,
-    tables: &mut TableReader,
-    lists: &mut ListReader,
-) {
-    for (event, range) in events {
-        outline.on_event(text, event, range.clone());
-        tables.on_event(text, event, range.clone());
-        lists.on_event(text, event, range.clone());
     }
 }
 

@@ -308,7 +308,7 @@ pub fn line_spans(text: &str) -> impl Iterator<Item = LineSpan> + '_ {
         }
         let rel = bytes
             .get(start..)
-            .and_then(|rest| rest.iter().position(|&b| b == b'\n' || b == b'\r'));
+            .and_then(|rest| memchr::memchr2(b'\n', b'\r', rest));
         let (end, next) = match rel {
             Some(i) => {
                 let end = start + i;

@@ -367,13 +367,18 @@ fn analyze_parts<'a>(
     let index = std::cell::OnceCell::new();
     let lines = std::cell::Cell::new(Some(lines));
     let names: Vec<&str> = spec.sections.iter().map(|s| s.name.as_str()).collect();
-    let located = locate(response, &parts.outline, &names);
+    let located = locate(response, &parts.outline, &parts.code_blocks, &names);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let issue = |code: &str, section: Option<&str>, message: String, span: Span| {
-        let place = index
-            .get_or_init(|| LineIndex::from_starts(response, lines.take().unwrap_or_default()))
-            .line_col(span.start);
+        // A missing section points at the start: no index needed for that.
+        let place = if span.start == 0 {
+            (1, 1)
+        } else {
+            index
+                .get_or_init(|| LineIndex::from_starts(response, lines.take().unwrap_or_default()))
+                .line_col(span.start)
+        };
         Issue::at(code, section, message, span, place)
     };
     // Each section's lists, moved out of the parse when only one section

@@ -3,7 +3,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use flexmd_core::{MdNode, MdOutline, Span, code_blocks, line_spans, normalize_title};
+/// Maps keyed by titles from the answer: hashed fast (SipHash was a tenth
+/// of a long answer's check), still seeded per process.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+use flexmd_core::{MdNode, MdOutline, Span, line_spans, normalize_title};
 
 /// How a section was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +77,14 @@ fn nodes(outline: &MdOutline) -> Vec<&MdNode> {
 }
 
 /// Finds each of `names` in the answer, in order; `None` where absent.
-pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec<Option<Located>> {
+/// `code_blocks` are the answer's code block spans, in order: a label line
+/// inside one is literal text.
+pub(crate) fn locate(
+    response: &str,
+    outline: &MdOutline,
+    code_blocks: &[Span],
+    names: &[&str],
+) -> Vec<Option<Located>> {
     let all = nodes(outline);
     let heading_starts: Vec<usize> = all
         .iter()
@@ -81,8 +92,8 @@ pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec
         .collect();
     // Nodes by normalised title, and by title without numbering: one pass,
     // so many sections and many headings stay linear.
-    let mut exact: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut numbered: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut exact: FastMap<String, Vec<usize>> = FastMap::default();
+    let mut numbered: FastMap<String, Vec<usize>> = FastMap::default();
     for (i, node) in all.iter().enumerate() {
         let title = normalize_title(&node.title);
         let stripped = strip_numbering(&title);
@@ -130,8 +141,8 @@ pub(crate) fn locate(response: &str, outline: &MdOutline, names: &[&str]) -> Vec
                 };
                 return from_headings(response, &heads, &bounds, candidates, found);
             }
-            let labels =
-                labels.get_or_insert_with(|| find_labels(response, &heading_starts, &keys));
+            let labels = labels
+                .get_or_insert_with(|| find_labels(response, &heading_starts, code_blocks, &keys));
             from_label(response, labels, &heading_starts, key)
         })
         .collect()
@@ -263,8 +274,14 @@ struct Label {
 }
 
 /// Label lines for any of `names`, outside code blocks, in document order.
-fn find_labels(response: &str, heading_starts: &[usize], keys: &[String]) -> Vec<Label> {
-    let known: HashSet<&str> = keys.iter().map(String::as_str).collect();
+fn find_labels(
+    response: &str,
+    heading_starts: &[usize],
+    blocks: &[Span],
+    keys: &[String],
+) -> Vec<Label> {
+    let known: HashSet<&str, foldhash::fast::RandomState> =
+        keys.iter().map(String::as_str).collect();
     let matches = |candidate: &str| {
         let key = normalize_title(candidate);
         if known.contains(key.as_str()) {
@@ -273,22 +290,24 @@ fn find_labels(response: &str, heading_starts: &[usize], keys: &[String]) -> Vec
         let stripped = strip_numbering(&key);
         known.contains(stripped).then(|| stripped.to_owned())
     };
-    let blocks = code_blocks(response);
-    let headings: HashSet<usize> = heading_starts.iter().copied().collect();
     // Blocks are in document order and lines come in order: one cursor
     // walks the blocks (checking every block per line was quadratic).
     let mut block = 0;
+    // Heading starts are in order too: a second cursor.
+    let mut heading = 0;
     let mut labels = Vec::new();
     for line in line_spans(response) {
-        while blocks.get(block).is_some_and(|b| b.span.end <= line.start) {
+        while blocks.get(block).is_some_and(|b| b.end <= line.start) {
             block += 1;
         }
-        let in_block = blocks
-            .get(block)
-            .is_some_and(|b| b.span.start <= line.start);
+        while heading_starts.get(heading).is_some_and(|&h| h < line.start) {
+            heading += 1;
+        }
+        let is_heading = heading_starts.get(heading) == Some(&line.start);
+        let in_block = blocks.get(block).is_some_and(|b| b.start <= line.start);
         let text = response.get(line.start..line.end).unwrap_or_default();
         let indent = text.len() - text.trim_start_matches(' ').len();
-        if indent > 3 || in_block || headings.contains(&line.start) {
+        if indent > 3 || in_block || is_heading {
             continue;
         }
         let body = text.get(indent..).unwrap_or_default();
@@ -419,5 +438,19 @@ mod tests {
             Some(("https", 6)),
             "filtered later by name"
         );
+    }
+
+    #[test]
+    fn label_lines_in_code_blocks_and_headings_are_not_labels() {
+        let md = "```\nVerdict: in code\n```\n\n    Verdict: indented code\n\n## Verdict: a heading\n\nVerdict: the label\n";
+        let parts = flexmd_core::read_markdown(md);
+        assert_eq!(parts.code_blocks, vec![0..24, 30..53]);
+        let located = locate(md, &parts.outline, &parts.code_blocks, &["Verdict"]);
+        let found = located
+            .first()
+            .cloned()
+            .flatten()
+            .map(|l| (l.content, l.found));
+        assert_eq!(found, Some(("the label\n".to_owned(), Found::LabelLine)));
     }
 }

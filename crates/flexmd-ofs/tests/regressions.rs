@@ -14,7 +14,7 @@ use flexmd_ofs::{ExtractOptions, extract, parse_spec, validate};
 /// 1. A spec section without a heading sends every line to the label
 ///    fallback, which checked each line against every code block and every
 ///    heading start: 80 000 fences in 800 KB took 21 s, 100 000 headings
-///    10.5 s. One cursor over the blocks and a set of heading starts now.
+///    10.5 s. One cursor over the blocks and one over the heading starts now.
 #[test]
 fn r001_label_fallback_is_linear() {
     let spec = parse_spec("- Answer — prose\n- Missing — prose\n").value;
