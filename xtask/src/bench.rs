@@ -537,8 +537,9 @@ impl Bench {
             what: "values".to_owned(),
             ours: validate.clone(),
             peer: bare,
-            note: "the seed's outcome (data, errors) against the bare crate".to_owned(),
+            note: "the seed's outcome (data, errors) against the bare crate: a valid value is copied into it".to_owned(),
         });
+
         for peer in &peers {
             let op = peer["op"].as_str().unwrap_or_default();
             let peer_figure = (tool(peer), seconds(peer, "seconds_per_op"));

@@ -288,6 +288,27 @@ impl Registry {
         }
     }
 
+    /// [`Registry::validate`] taking the instance: a valid one moves into
+    /// [`Outcome::data`] instead of being copied there (for a value just
+    /// parsed, the copy was about half the time of validating it).
+    ///
+    /// ```
+    /// use flexmd_schema::Registry;
+    /// use serde_json::json;
+    /// let mut registry = Registry::new();
+    /// registry.register("thing", json!({"type": "object", "required": ["id"]})).unwrap();
+    /// let value: serde_json::Value = serde_json::from_str(r#"{"id": 7}"#).unwrap();
+    /// let outcome = registry.validate_owned("thing", value);
+    /// assert_eq!(outcome.data, Some(json!({"id": 7})));
+    /// assert!(!registry.validate_owned("thing", json!({})).valid);
+    /// ```
+    pub fn validate_owned(&self, name: &str, instance: Value) -> Outcome {
+        match self.entries.get(name) {
+            Some(entry) => run_cow(&entry.compiled, std::borrow::Cow::Owned(instance)),
+            None => Outcome::failure(format!("Schema not found: {name}"), "schema_not_found"),
+        }
+    }
+
     /// Whether `instance` is valid against the schema registered as `name`
     /// (an unknown name: never), without building an outcome: no error
     /// objects, no copy of the instance. The yes/no of
@@ -361,6 +382,21 @@ impl Registry {
 
 /// Runs a compiled validator, after the instance depth guard.
 pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
+    run_cow(compiled, std::borrow::Cow::Borrowed(instance))
+}
+
+/// [`run`], moving an owned instance into the outcome's `data` instead of
+/// copying it (a copy was half the time of validating a small value).
+pub(crate) fn run_cow(compiled: &Compiled, instance: std::borrow::Cow<'_, Value>) -> Outcome {
+    let mut outcome = verdict(compiled, &instance);
+    if outcome.valid {
+        outcome.data = Some(instance.into_owned());
+    }
+    outcome
+}
+
+/// The verdict and the violations of [`run`], without `data`.
+pub(crate) fn verdict(compiled: &Compiled, instance: &Value) -> Outcome {
     let validator = &compiled.validator;
     if compiled.guard
         && let Some(pointer) = too_deep(instance, MAX_INSTANCE_DEPTH)
@@ -386,7 +422,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
     if validator.is_valid(instance) {
         return Outcome {
             valid: true,
-            data: Some(instance.clone()),
+            data: None,
             errors: Vec::new(),
             warnings: Vec::new(),
             errors_total: None,
@@ -404,7 +440,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
             .collect();
         return Outcome {
             valid: errors.is_empty(),
-            data: errors.is_empty().then(|| instance.clone()),
+            data: None,
             errors_total: None,
             errors_limited: !errors.is_empty(),
             errors,
@@ -423,7 +459,7 @@ pub(crate) fn run(compiled: &Compiled, instance: &Value) -> Outcome {
     }
     Outcome {
         valid: errors.is_empty(),
-        data: errors.is_empty().then(|| instance.clone()),
+        data: None,
         errors_total: (total > MAX_ERRORS).then_some(total),
         errors_limited: false,
         errors,

@@ -2,6 +2,8 @@
 //! every record of a JSON Lines text, with each violation and warning placed
 //! at its line and column.
 
+use std::borrow::Cow;
+
 use flexmd_core::LineIndex;
 use flexmd_detect::{JsonMethod, Leniency, Repair, find_json, locate_pointer, parse_json};
 use serde::Serialize;
@@ -188,7 +190,7 @@ impl RecordValidator {
     /// options say (as [`Registry::validate_value`]).
     #[must_use]
     pub fn validate_value(&self, value: &Value) -> Outcome {
-        let mut outcome = self.transform(value);
+        let mut outcome = self.transform(Cow::Borrowed(value));
         let coerced: Vec<Violation> = outcome
             .changes
             .iter()
@@ -220,7 +222,18 @@ impl RecordValidator {
                 "too_large",
             );
         }
-        let outcome = self.transform(&found.value);
+        let outcome = self.transform(Cow::Owned(found.value));
+        let nothing_to_place = outcome.errors.is_empty()
+            && found.repairs.is_empty()
+            && found.method != JsonMethod::Json5
+            && outcome
+                .changes
+                .iter()
+                .all(|c| c.kind != ChangeKind::Coerced);
+        if nothing_to_place {
+            // A clean valid answer needs no line index of the text.
+            return outcome;
+        }
         let source = text.get(found.start..found.end).unwrap_or_default();
         let index = LineIndex::new(text);
         // The repairs' offsets are in the whole text already.
@@ -242,7 +255,7 @@ impl RecordValidator {
         let index = LineIndex::new(record);
         let mut outcome = match parse_json(record, Leniency::Repair) {
             Ok(parsed) => {
-                let outcome = self.transform(&parsed.value);
+                let outcome = self.transform(Cow::Owned(parsed.value));
                 let mut outcome = placed(outcome, &parsed.repairs, &index, (record, 0), 0);
                 if parsed.method == JsonMethod::Json5 {
                     outcome.warnings.insert(0, json5_warning(&index, 0));
@@ -265,7 +278,7 @@ impl RecordValidator {
         RecordOutcome { line, outcome }
     }
 
-    fn transform(&self, value: &Value) -> Outcome {
+    fn transform(&self, value: Cow<'_, Value>) -> Outcome {
         crate::transform::transform(
             &self.compiled,
             &self.schema,

@@ -9,7 +9,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::registry::{Compiled, Outcome, Registry, run};
+use crate::registry::{Compiled, Outcome, Registry, run, verdict};
 use crate::violation::dotted_path;
 
 /// What [`Registry::validate_and_transform`] may change.
@@ -106,7 +106,13 @@ impl Registry {
         let (Some(compiled), Some(schema)) = (self.compiled(name), self.get(name)) else {
             return self.validate(name, instance);
         };
-        transform(compiled, schema, self.resources(), instance, options)
+        transform(
+            compiled,
+            schema,
+            self.resources(),
+            std::borrow::Cow::Borrowed(instance),
+            options,
+        )
     }
 
     /// [`Registry::validate_and_transform`] with a schema given inline.
@@ -121,7 +127,7 @@ impl Registry {
             &validator,
             schema,
             self.resources(),
-            instance,
+            std::borrow::Cow::Borrowed(instance),
             options,
         ))
     }
@@ -131,22 +137,27 @@ pub(crate) fn transform(
     compiled: &Compiled,
     schema: &Value,
     resources: &HashMap<String, Value>,
-    instance: &Value,
+    instance: std::borrow::Cow<'_, Value>,
     options: TransformOptions,
 ) -> Outcome {
-    // The instance is copied only to change it (a 50 MB instance is a tree
-    // of about 1.5 GB).
-    let mut value = std::borrow::Cow::Borrowed(instance);
+    // A borrowed instance is copied only to change it or to return it valid
+    // (a 50 MB instance is a tree of about 1.5 GB); an owned one never.
+    let mut value = instance;
     let mut changes = Vec::new();
     if options.apply_defaults && has_defaults(schema, resources) {
         changes = fill_defaults(schema, resources, value.to_mut());
     }
-    let outcome = run(compiled, &value);
+    let outcome = verdict(compiled, &value);
     // Coercion is driven by the validator's full list of type errors, which
     // a huge instance makes huge: past the limit, the instance is reported
     // as given (its first violation).
     if outcome.valid || !options.coerce || outcome.errors_limited {
-        return Outcome { changes, ..outcome };
+        let data = outcome.valid.then(|| value.into_owned());
+        return Outcome {
+            changes,
+            data,
+            ..outcome
+        };
     }
     let mut coerced = value.into_owned();
     let mut coercions = Vec::new();

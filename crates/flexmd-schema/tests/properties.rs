@@ -68,4 +68,20 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn an_owned_instance_gets_the_outcome_a_borrowed_one_gets(value in json_value()) {
+        let registry = Registry::new();
+        for name in ["analysis", "implementation", "review", "verification", "plan"] {
+            let borrowed = registry.validate(name, &value);
+            prop_assert_eq!(borrowed.data.is_some(), borrowed.valid);
+            prop_assert_eq!(registry.validate_owned(name, value.clone()), borrowed);
+        }
+        let text = value.to_string();
+        let schema = registry.get("review").unwrap().clone();
+        let validator = registry.record_validator(&schema, TransformOptions::default()).unwrap();
+        let from_text = validator.validate_text(&text);
+        prop_assert_eq!(from_text.data.is_some(), from_text.valid);
+        prop_assert_eq!(from_text.valid, registry.validate("review", &value).valid);
+    }
 }

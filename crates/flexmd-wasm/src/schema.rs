@@ -111,7 +111,7 @@ impl SchemaValidator {
     /// `data` (JSON text) validated against schema `name`.
     pub fn validate(&self, name: &str, data: &str) -> Outcome {
         let data: Value = from_json("data", data)?;
-        to_value(&self.registry.validate(name, &data))
+        to_value(&self.registry.validate_owned(name, data))
     }
 
     /// `data` validated after coercion and defaults, as asked.
