@@ -55,6 +55,10 @@ impl Fence {
 /// other fence character (same length, so every offset still holds), which
 /// makes it read the payload fence as nested.
 pub(crate) fn fences(text: &str) -> Vec<Fence> {
+    // No fence marker, no fence: no Markdown parse (most JSON answers).
+    if !text.contains("```") && !text.contains("~~~") {
+        return Vec::new();
+    }
     let nested = nested_flexmd_fences(text);
     if nested.is_empty() {
         return code_blocks(text)

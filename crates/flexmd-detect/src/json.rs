@@ -160,49 +160,106 @@ fn parse_within(
     limit: usize,
 ) -> Result<(ParsedJson, Option<usize>), JsonError> {
     let too_large = json_values_exceed(text, limit);
-    if too_large.is_none()
-        && let Ok(value) = serde_json::from_str::<Value>(text)
-    {
-        return Ok((
-            ParsedJson {
-                value,
-                method: JsonMethod::Strict,
-                repairs: Vec::new(),
-            },
-            None,
-        ));
+    let strict = match too_large {
+        None => match serde_json::from_str::<Value>(text) {
+            Ok(value) => {
+                let parsed = ParsedJson {
+                    value,
+                    method: JsonMethod::Strict,
+                    repairs: Vec::new(),
+                };
+                return Ok((parsed, None));
+            }
+            Err(e) => Some(StrictFailure::of(&e)),
+        },
+        Some(_) => None,
+    };
+    parse_after_strict(text, leniency, limit, too_large, strict)
+}
+
+/// How strict JSON failed on a text, as far as the later steps care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StrictFailure {
+    /// The text ran out inside a value: JSON5 would run out too.
+    Truncated,
+    /// A complete value followed by text that is not a comment: JSON5
+    /// would refuse it too.
+    TrailingText,
+    /// Anything else: JSON5 may read it.
+    Other,
+}
+
+impl StrictFailure {
+    fn of(e: &serde_json::Error) -> Self {
+        if e.classify() == serde_json::error::Category::Eof {
+            Self::Truncated
+        } else {
+            Self::Other
+        }
     }
-    let json5_error = match (too_large, json_nesting_exceeds(text, MAX_DEPTH)) {
-        (_, Some(offset)) => JsonError::TooDeep {
+}
+
+/// [`parse_within`] after the strict step: JSON5, then the repairs.
+/// `strict` is how strict JSON failed (`None`: not tried, the text is over
+/// the value bound `too_large` reports).
+fn parse_after_strict(
+    text: &str,
+    leniency: Leniency,
+    limit: usize,
+    too_large: Option<usize>,
+    strict: Option<StrictFailure>,
+) -> Result<(ParsedJson, Option<usize>), JsonError> {
+    // JSON5 runs only on text within the bounds (the json5 crate overflows
+    // the stack on deep input).
+    let refused = || match (too_large, json_nesting_exceeds(text, MAX_DEPTH)) {
+        (_, Some(offset)) => Some(JsonError::TooDeep {
             limit: MAX_DEPTH,
             at: offset.into(),
-        },
-        (Some(offset), None) => JsonError::TooLarge {
+        }),
+        (Some(offset), None) => Some(JsonError::TooLarge {
             limit,
             at: offset.into(),
-        },
-        (None, None) => match json5::from_str::<Value>(text) {
-            Ok(value) => return Ok((json5_value(text, value), None)),
-            Err(e) => {
-                let offset = e
-                    .position()
-                    .map_or(0, |p| offset_of(text, p.line, p.column));
-                JsonError::Syntax {
-                    message: e.to_string(),
-                    at: offset.into(),
-                }
-            }
-        },
+        }),
+        (None, None) => None,
     };
-    match leniency {
-        Leniency::Json5 => Err(json5_error),
-        Leniency::Repair => match parse_lenient(text, 0, true, limit) {
-            Ok(l) => {
-                let values = l.values;
-                Ok((repaired(l), Some(values)))
-            }
-            Err(f) => escaped(text, limit).ok_or_else(|| JsonError::from_failure(f)),
-        },
+    if leniency == Leniency::Json5 {
+        return Err(match refused() {
+            Some(e) => e,
+            None => match json5::from_str::<Value>(text) {
+                Ok(value) => return Ok((json5_value(text, value), None)),
+                Err(e) => {
+                    let offset = e
+                        .position()
+                        .map_or(0, |p| offset_of(text, p.line, p.column));
+                    JsonError::Syntax {
+                        message: e.to_string(),
+                        at: offset.into(),
+                    }
+                }
+            },
+        });
+    }
+    // Text cut off inside a value, or a value with prose after it, fails
+    // JSON5 as it failed strict JSON: skip straight to the repairs (which
+    // keep their own bounds). JSON5's error message is not written either
+    // (it was a tenth of reading broken JSON).
+    let json5_may_read = !matches!(
+        strict,
+        Some(StrictFailure::Truncated | StrictFailure::TrailingText)
+    );
+    if json5_may_read
+        && too_large.is_none()
+        && refused().is_none()
+        && let Ok(value) = json5::from_str::<Value>(text)
+    {
+        return Ok((json5_value(text, value), None));
+    }
+    match parse_lenient(text, 0, true, limit) {
+        Ok(l) => {
+            let values = l.values;
+            Ok((repaired(l), Some(values)))
+        }
+        Err(f) => escaped(text, limit).ok_or_else(|| JsonError::from_failure(f)),
     }
 }
 
@@ -858,9 +915,10 @@ fn inline_value(text: &str, fence: &InlineFence, left: &mut usize) -> Option<Fou
 /// starts like JSON (after blanks and comments: a bracket, a quote, an
 /// escaped quote, a call such as `callback(`), repaired.
 fn whole_value(text: &str) -> Option<FoundJson> {
-    if let Some(whole) = whole_strict(text) {
-        return Some(whole);
-    }
+    let strict = match whole_strict(text) {
+        Ok(whole) => return Some(whole),
+        Err(strict) => strict,
+    };
     let lead = lead_len(text);
     let trimmed = text.get(lead..).unwrap_or_default().trim_end();
     let (blank, _) = blank_len(trimmed);
@@ -877,7 +935,19 @@ fn whole_value(text: &str) -> Option<FoundJson> {
     if !starts_like_json {
         return None;
     }
-    let parsed = parse_json(trimmed, Leniency::Repair).ok()?;
+    let parsed = match strict {
+        // Strict JSON has had its say on this text (trailing blanks aside).
+        Some(strict) => parse_after_strict(
+            trimmed,
+            Leniency::Repair,
+            MAX_JSON_VALUES,
+            None,
+            Some(strict),
+        ),
+        None => parse_within(trimmed, Leniency::Repair, MAX_JSON_VALUES),
+    }
+    .ok()?
+    .0;
     let mut found = found_at(lead, lead + trimmed.len(), parsed);
     found.pick = Some(Pick::WholeText);
     Some(found)
@@ -891,20 +961,36 @@ fn lead_len(text: &str) -> usize {
     bom + rest.len() - rest.trim_start().len()
 }
 
-/// The fast path: the whole text is one strict JSON value.
-fn whole_strict(text: &str) -> Option<FoundJson> {
+/// The fast path: the whole text is one strict JSON value. Else how
+/// strict JSON failed on it (`None`: not tried).
+fn whole_strict(text: &str) -> Result<FoundJson, Option<StrictFailure>> {
     let start = lead_len(text);
     let trimmed = text.get(start..).unwrap_or_default();
     if !trimmed
         .starts_with(|c: char| matches!(c, '{' | '[' | '"' | '-' | 't' | 'f' | 'n' | '0'..='9'))
     {
-        return None;
+        return Err(None);
     }
     if json_values_exceed(trimmed, MAX_JSON_VALUES).is_some() {
-        return None;
+        return Err(None);
     }
-    let value = serde_json::from_str::<Value>(trimmed).ok()?;
-    Some(FoundJson {
+    let mut values = serde_json::Deserializer::from_str(trimmed).into_iter::<Value>();
+    let value = match values.next() {
+        Some(Ok(value)) => value,
+        Some(Err(e)) => return Err(Some(StrictFailure::of(&e))),
+        None => return Err(Some(StrictFailure::Truncated)),
+    };
+    let rest = trimmed.get(values.byte_offset()..).unwrap_or_default();
+    let rest = rest.trim_start();
+    if !rest.is_empty() {
+        // A comment after the value is JSON5; other text is not.
+        return Err(Some(if rest.starts_with('/') {
+            StrictFailure::Other
+        } else {
+            StrictFailure::TrailingText
+        }));
+    }
+    Ok(FoundJson {
         value,
         start,
         end: text.trim_end().len(),

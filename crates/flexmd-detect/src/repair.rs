@@ -718,12 +718,18 @@ impl<'a> Parser<'a> {
         loop {
             let rest = self.rest();
             // Copy the plain run in one step.
-            let run = rest
-                .find(|c: char| {
-                    matches!(c, '\\' | '\n' | '\r' | '{' | '}' | '[' | ']' | ',' | ':')
-                        || closers.contains(&c)
-                })
-                .unwrap_or(rest.len());
+            let run = match open {
+                // ASCII stops: bytes, not a char at a time (most of a long
+                // string's cost).
+                '"' => plain_run(rest, b'"'),
+                '\'' => plain_run(rest, b'\''),
+                _ => rest
+                    .find(|c: char| {
+                        matches!(c, '\\' | '\n' | '\r' | '{' | '}' | '[' | ']' | ',' | ':')
+                            || closers.contains(&c)
+                    })
+                    .unwrap_or(rest.len()),
+            };
             out.push_str(rest.get(..run).unwrap_or_default());
             self.pos += run;
             if run > 0 {
@@ -1568,7 +1574,12 @@ fn quoted_member_start(text: &str, quote: char) -> bool {
         '“' | '”' | '„' => &['”', '“'],
         _ => &['’', '‘'],
     };
-    let Some(end) = body.find(|c: char| closers.contains(&c) || c == '\n') else {
+    let end = match quote {
+        '"' => memchr::memchr2(b'"', b'\n', body.as_bytes()),
+        '\'' => memchr::memchr2(b'\'', b'\n', body.as_bytes()),
+        _ => body.find(|c: char| closers.contains(&c) || c == '\n'),
+    };
+    let Some(end) = end else {
         return false;
     };
     let Some(closer) = body.get(end..).and_then(|r| r.chars().next()) else {
@@ -1579,6 +1590,21 @@ fn quoted_member_start(text: &str, quote: char) -> bool {
     }
     let after = body.get(end + closer.len_utf8()..).unwrap_or_default();
     after.trim_start_matches([' ', '\t']).starts_with(':')
+}
+
+/// The length of the run at the start of `rest` that holds none of the
+/// bytes that stop a plain run in a string opened with `quote` (an ASCII
+/// quote): escapes, line breaks, brackets, commas, colons and the quote.
+/// All are ASCII, so the run ends on a character boundary.
+fn plain_run(rest: &str, quote: u8) -> usize {
+    rest.bytes()
+        .position(|b| {
+            matches!(
+                b,
+                b'\\' | b'\n' | b'\r' | b'{' | b'}' | b'[' | b']' | b',' | b':'
+            ) || b == quote
+        })
+        .unwrap_or(rest.len())
 }
 
 #[cfg(test)]
