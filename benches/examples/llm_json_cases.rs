@@ -3,6 +3,9 @@
 //! benches/python/llm_json_peers.py: one JSON line each. Run by
 //! benches/scripts/llm_json_peers.sh, or alone:
 //! `cargo run --release -p flexmd-benches --example llm_json_cases -- CASES_JSONL`.
+//! Then two lines for a valid 1 MB document (`flexmd_benches::json_records`):
+//! `find_json` on it whole and in a fence with prose, beside a bare
+//! `serde_json::from_str` (`valid_document`, `seconds`, `serde_json_seconds`).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -76,5 +79,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .ok())
     );
+    // Valid JSON: what finding costs over a bare parse, on a 1 MB answer
+    // that is one value, and on the same value in a fence with prose.
+    let whole = flexmd_benches::json_records(1 << 20);
+    let fenced = format!("Here are the records:\n\n```json\n{whole}\n```\n\nThat is all.");
+    let best = |f: &dyn Fn() -> bool| {
+        (0..7)
+            .map(|_| {
+                let start = Instant::now();
+                assert!(std::hint::black_box(f()), "the value was not read");
+                start.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let bare = best(&|| serde_json::from_str::<Value>(&whole).is_ok());
+    for (name, text) in [
+        ("flexmd find_json (1 MB valid, the whole text)", &whole),
+        (
+            "flexmd find_json (1 MB valid, in a fence with prose)",
+            &fenced,
+        ),
+    ] {
+        let ours = best(&|| flexmd_detect::find_json(text).is_some());
+        println!(
+            "{}",
+            json!({"name": name, "valid_document": true, "seconds": ours, "serde_json_seconds": bare})
+        );
+    }
     Ok(())
 }

@@ -29,7 +29,7 @@ const ROWS: &[(&str, &str)] = &[
     ),
     (
         "json",
-        "broken JSON → value: `find_json` beside the repairers, per case, on the llm-json conformance cases",
+        "broken JSON → value: `find_json` beside the repairers, per case, on the llm-json conformance cases; and on a 1 MB valid document beside a bare `serde_json` parse",
     ),
     (
         "schema",
@@ -482,12 +482,26 @@ impl Bench {
             .ok_or("llm_json_cases printed no flexmd line")?
             .clone();
         let right = |l: &Value| format!("{}/{}", l["passed"], l["total"]);
-        for peer in lines.iter().filter(|l| l["name"] != "flexmd find_json") {
+        let (valid, cases): (Vec<&Value>, Vec<&Value>) = lines
+            .iter()
+            .partition(|l| l["valid_document"].as_bool().unwrap_or(false));
+        for peer in cases.iter().filter(|l| l["name"] != "flexmd find_json") {
             row.measures.push(Measure {
                 what: "per case".to_owned(),
                 ours: (tool(&ours), seconds(&ours, "seconds_per_case")),
                 peer: (tool(peer), seconds(peer, "seconds_per_case")),
                 note: format!("cases right: flexmd {}, peer {}", right(&ours), right(peer)),
+            });
+        }
+        for line in valid {
+            row.measures.push(Measure {
+                what: "1 MB valid JSON".to_owned(),
+                ours: (tool(line), seconds(line, "seconds")),
+                peer: (
+                    "serde_json::from_str (a bare parse)".to_owned(),
+                    seconds(line, "serde_json_seconds"),
+                ),
+                note: "what finding costs over parsing".to_owned(),
             });
         }
         Ok(())
