@@ -17,11 +17,34 @@ fn flexmd() -> Command {
 }
 
 /// A scratch directory for commands that read or write files.
-fn scratch(name: &str) -> std::path::PathBuf {
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("flexmd-cli-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// A scratch directory, removed when dropped: a test run must not leave
+/// files behind (some tests write 70 MB, and CI disks are small).
+struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Each line of `out` read as JSON (JSON Lines output).
@@ -1611,7 +1634,7 @@ mod seed {
     }
 
     /// A project with a `.planning/` config, and a directory deep inside it.
-    fn project(name: &str, config: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    fn project(name: &str, config: &str) -> (Scratch, std::path::PathBuf) {
         let root = scratch(name);
         std::fs::create_dir_all(root.join(".planning/schemas")).unwrap();
         std::fs::create_dir_all(root.join("src/deep")).unwrap();
@@ -2587,17 +2610,17 @@ mod progress {
     use super::*;
 
     /// A file whose token count takes well over half a second.
-    fn big_file(name: &str) -> std::path::PathBuf {
+    fn big_file(name: &str) -> (Scratch, std::path::PathBuf) {
         let dir = scratch(name);
         let path = dir.join("big.txt");
         let line = "lorem ipsum dolor sit amet, consectetur adipiscing elit 12345\n";
         std::fs::write(&path, line.repeat(1_200_000)).unwrap();
-        path
+        (dir, path)
     }
 
     #[test]
     fn a_pipe_gets_no_progress_line() {
-        let path = big_file("progress-pipe");
+        let (_dir, path) = big_file("progress-pipe");
         let out = flexmd()
             .args(["artifact", "estimate-tokens", &path.display().to_string()])
             .output()
@@ -2614,7 +2637,7 @@ mod progress {
     /// Under a pseudo-terminal (util-linux `script`, which CI installs).
     #[test]
     fn a_terminal_sees_progress_then_a_clean_line() {
-        let path = big_file("progress-terminal");
+        let (_dir, path) = big_file("progress-terminal");
         let bin = assert_cmd::cargo::cargo_bin("flexmd");
         let log = path.with_extension("typescript");
         let status = std::process::Command::new("script")

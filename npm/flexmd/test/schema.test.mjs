@@ -1,10 +1,10 @@
 // SchemaValidator against `flexmd schema`: the same outcomes as the CLI
 // (run outside any project, so no configuration changes its defaults),
 // with columns in UTF-16 units.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ import { SchemaError, SchemaValidator, getValidator, findJson } from "flexmd";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
 const outside = mkdtempSync(join(tmpdir(), "flexmd-js-"));
+after(() => rmSync(outside, { recursive: true, force: true }));
 const answers = ["agent/review_answer.md", "agent/messy_review.md"].map((p) => `${root}examples/${p}`);
 
 function cli(args, input) {
