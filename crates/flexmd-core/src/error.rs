@@ -194,6 +194,20 @@ impl LineStarts {
         Some((start, end, next))
     }
 
+    /// How many lines have started: one more than the line endings read.
+    /// A stream reader that sees it unchanged after a push knows that no
+    /// line was completed.
+    ///
+    /// ```
+    /// use flexmd_core::LineStarts;
+    /// let mut lines = LineStarts::new();
+    /// lines.extend("one\ntw");
+    /// assert_eq!(lines.count(), 2);
+    /// ```
+    pub fn count(&self) -> usize {
+        self.line_starts.len()
+    }
+
     /// Where line `k` starts; past the last line, where the last starts.
     pub fn line_start(&self, k: usize) -> usize {
         self.line_starts

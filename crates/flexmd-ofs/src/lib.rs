@@ -46,6 +46,9 @@ mod spec;
 mod stream;
 
 pub use check::{ExtractOptions, Issue, Report, check, extract, validate};
+/// The string type of [`StreamEvent::SectionDelta`]'s text (from `compact_str`),
+/// re-exported so a caller can name it without depending on that crate.
+pub use compact_str::CompactString;
 pub use enrich::{enrich_instructions, prompt, section_correction};
 pub use error::SpecError;
 pub use flexmd_core::{

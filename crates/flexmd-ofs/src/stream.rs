@@ -44,8 +44,15 @@ pub enum StreamEvent {
     SectionDelta {
         /// The section's name in the spec.
         name: Arc<str>,
-        /// The new text.
-        text: String,
+        /// The new text (a [`CompactString`](crate::CompactString):
+        /// a token's few bytes are stored inline, not allocated; it derefs
+        /// to `&str`, and `String::from` or `into_string` turns it into a
+        /// `String`).
+        #[cfg_attr(
+            feature = "schemars",
+            schemars(with = "String", description = "The new text.")
+        )]
+        text: compact_str::CompactString,
     },
     /// A section is complete — a heading at its level or above, or another
     /// spec section's heading, has started, or the answer has ended — and
@@ -470,6 +477,7 @@ impl StreamingExtractor {
     /// stream reuses: a push allocates no list of its own).
     pub fn push(&mut self, chunk: &str) -> std::vec::Drain<'_, StreamEvent> {
         let stream = &mut self.stream;
+        let lines_before = stream.line_starts().count();
         stream.push(chunk);
         let state = &mut self.state;
         let mut events = std::mem::take(&mut state.buffer);
@@ -480,10 +488,17 @@ impl StreamingExtractor {
             lists: stream.lists(),
             tables: stream.tables(),
         };
-        state.advance(&read, stream.headings(), 0, &mut events);
+        // Headings, lists, tables, items and payloads are read a line at a
+        // time: a push that ends no line (most tokens) only adds text.
+        let line_ended = read.lines.count() != lines_before;
+        if line_ended {
+            state.advance(&read, stream.headings(), 0, &mut events);
+        }
         state.send_delta(read.text, stream.settled_to(), &mut events);
-        state.early_items(&read, stream.parsed_to(), &mut events);
-        state.payloads.scan(read.text, read.lines, &mut events);
+        if line_ended {
+            state.early_items(&read, stream.parsed_to(), &mut events);
+            state.payloads.scan(read.text, read.lines, &mut events);
+        }
         state.buffer = events;
         state.buffer.drain(..)
     }
@@ -799,7 +814,7 @@ impl State {
         if let Some(piece) = text.get(from..end) {
             events.push(StreamEvent::SectionDelta {
                 name,
-                text: piece.to_owned(),
+                text: compact_str::CompactString::new(piece),
             });
             self.current = Some((open, end));
         }
