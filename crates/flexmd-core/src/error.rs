@@ -97,12 +97,12 @@ const CHAR_BLOCK: usize = 4096;
 pub struct LineStarts {
     /// Byte offset where each line starts; the first is 0.
     line_starts: Vec<usize>,
-    /// For each block of [`CHAR_BLOCK`] bytes, the characters before it: a
-    /// column is found in bounded time on a line of any length.
+    /// For each block of [`CHAR_BLOCK`] bytes that starts at or before
+    /// the bytes read, the characters before it: a column is found in
+    /// bounded time on a line of any length.
     chars_before_block: Vec<usize>,
-    /// Bytes read so far, and the characters that start in them.
+    /// Bytes read so far.
     scanned: usize,
-    chars: usize,
     /// The text read so far ends in `\r`: whether a line starts after it
     /// depends on whether `\n` comes next.
     pending_cr: bool,
@@ -121,7 +121,6 @@ impl LineStarts {
             line_starts: vec![0],
             chars_before_block: Vec::new(),
             scanned: 0,
-            chars: 0,
             pending_cr: false,
         }
     }
@@ -139,33 +138,49 @@ impl LineStarts {
                 self.line_starts.push(self.scanned);
             }
         }
-        // A block at a time: characters counted and line ends searched with
-        // vector instructions rather than a branch per byte.
-        while self.scanned < bytes.len() {
-            let at = self.scanned;
-            if at.is_multiple_of(CHAR_BLOCK) {
-                self.chars_before_block.push(self.chars);
+        let from = self.scanned;
+        let Some(new) = bytes.get(from..).filter(|new| !new.is_empty()) else {
+            return;
+        };
+        if new.len() < 64 {
+            // A stream's few new bytes: eight at a time, as a word, rather
+            // than setting up a vector search; a word is looked at byte by
+            // byte only if one of its bytes is below 0x0E (`\r` is 0x0D).
+            let mut words = new.chunks_exact(8);
+            let mut at = from;
+            for word in &mut words {
+                let mut eight = [0u8; 8];
+                eight.copy_from_slice(word);
+                let w = u64::from_le_bytes(eight);
+                if w.wrapping_sub(0x0E0E_0E0E_0E0E_0E0E) & !w & 0x8080_8080_8080_8080 != 0 {
+                    self.line_ends_in(bytes, word, at);
+                }
+                at += 8;
             }
-            let end = ((at / CHAR_BLOCK + 1) * CHAR_BLOCK).min(bytes.len());
-            let Some(block) = bytes.get(at..end) else {
-                break;
+            self.line_ends_in(bytes, words.remainder(), at);
+        } else {
+            for i in memchr::memchr2_iter(b'\n', b'\r', new) {
+                self.line_end(bytes, from + i);
+            }
+        }
+        self.scanned = bytes.len();
+        // The characters before each block start reached, a whole block
+        // counted at once with vector instructions (counted byte by byte
+        // as a stream's tokens arrived, they were most of its line index).
+        while let Some(block_start) = self
+            .chars_before_block
+            .len()
+            .checked_mul(CHAR_BLOCK)
+            .filter(|&start| start <= self.scanned)
+        {
+            let before = match block_start.checked_sub(CHAR_BLOCK) {
+                Some(previous) => {
+                    let counted = self.chars_before_block.last().copied().unwrap_or(0);
+                    counted + count_chars(bytes.get(previous..block_start).unwrap_or_default())
+                }
+                None => 0,
             };
-            if block.len() < 64 {
-                // A stream's few new bytes: one plain loop beats setting up
-                // vector searches.
-                for (i, &b) in block.iter().enumerate() {
-                    self.chars += usize::from(b & 0xC0 != 0x80);
-                    if b <= b'\r' && (b == b'\n' || b == b'\r') {
-                        self.line_end(bytes, at + i);
-                    }
-                }
-            } else {
-                self.chars += count_chars(block);
-                for i in memchr::memchr2_iter(b'\n', b'\r', block) {
-                    self.line_end(bytes, at + i);
-                }
-            }
-            self.scanned = end;
+            self.chars_before_block.push(before);
         }
     }
 
@@ -220,6 +235,16 @@ impl LineStarts {
     /// The first line that starts at or after byte `offset`.
     pub fn line_at(&self, offset: usize) -> usize {
         self.line_starts.partition_point(|&s| s < offset)
+    }
+
+    /// Notes the lines that the `\n`s and `\r`s of `part`, which starts at
+    /// byte `at` of `bytes`, end.
+    fn line_ends_in(&mut self, bytes: &[u8], part: &[u8], at: usize) {
+        for (i, &b) in part.iter().enumerate() {
+            if b == b'\n' || b == b'\r' {
+                self.line_end(bytes, at + i);
+            }
+        }
     }
 
     /// Notes the line that the `\n` or `\r` at `at` ends.
@@ -310,6 +335,20 @@ mod tests {
         let index = LineIndex::new("a\nb");
         assert_eq!(index.line_col(99), (2, 2));
         assert_eq!(LineIndex::new("").line_col(0), (1, 1));
+    }
+
+    #[test]
+    fn the_column_at_the_end_of_a_text_grown_to_a_block_boundary() {
+        // 4096 bytes, 2048 characters: the end is the start of block 1.
+        let text = "é".repeat(2048);
+        let mut starts = LineStarts::new();
+        for end in (0..=2048).map(|chars| chars * 2).step_by(3) {
+            starts.extend(&text[..end]);
+        }
+        starts.extend(&text);
+        assert_eq!(starts.line_col(&text, text.len()), (1, 2049));
+        assert_eq!(starts.line_col(&text, 4094), (1, 2048));
+        assert_eq!(LineIndex::new(&text).line_col(text.len()), (1, 2049));
     }
 
     #[test]

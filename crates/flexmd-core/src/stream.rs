@@ -307,7 +307,7 @@ impl MarkdownStream {
         }
         // Anywhere (a quote or a list item may hold one): from here on,
         // everything waits for the one parse at the end.
-        if content.contains("]:") && !self.saw_link_definition {
+        if !self.saw_link_definition && has_label_colon(content) {
             self.saw_link_definition = true;
             self.settled_cap = next;
         }
@@ -555,6 +555,12 @@ fn is_setext_underline(rest: &str) -> bool {
     let trimmed = rest.trim_end_matches([' ', '\t']);
     !trimmed.is_empty()
         && (trimmed.bytes().all(|b| b == b'=') || trimmed.bytes().all(|b| b == b'-'))
+}
+
+/// Whether `line` holds `]:`, as a link reference definition does.
+fn has_label_colon(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    memchr::memchr_iter(b']', bytes).any(|i| bytes.get(i + 1) == Some(&b':'))
 }
 
 #[cfg(test)]

@@ -294,6 +294,42 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The same over texts of several 4 096-byte blocks, grown in small
+    /// pieces as a stream grows it, checked at the block edges (where the
+    /// index keeps its character counts), the end, and offsets between.
+    #[test]
+    fn line_starts_grown_across_blocks_index_as_one_pass(
+        unit in "([a\r\né😀 ]|\r\n){1,30}",
+        repeat in 150usize..600,
+        piece in 1usize..40,
+    ) {
+        let text = unit.repeat(repeat);
+        let mut starts = flexmd_core::LineStarts::new();
+        let mut end = 0;
+        while end < text.len() {
+            end = (end + piece).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            starts.extend(&text[..end]);
+        }
+        let grown = flexmd_core::LineIndex::from_starts(&text, starts);
+        let whole = flexmd_core::LineIndex::new(&text);
+        let edges = (1..=text.len() / 4096).flat_map(|k| k * 4096 - 3..=k * 4096 + 3);
+        let offsets = edges
+            .chain((0..text.len()).step_by(997))
+            .chain([text.len()])
+            .filter(|&o| o <= text.len() && text.is_char_boundary(o));
+        for offset in offsets {
+            prop_assert_eq!(grown.line_col(offset), whole.line_col(offset));
+            prop_assert_eq!(whole.line_col(offset), obvious_line_col(&text, offset), "offset {}", offset);
+        }
+    }
+}
+
 #[test]
 fn line_index_blocks_count_characters_across_block_edges() {
     // Multi-byte characters straddle the 4 096-byte checkpoints.

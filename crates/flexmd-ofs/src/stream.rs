@@ -743,7 +743,7 @@ impl State {
             // such a piece's items are sent when it is parsed.
             let unsure = (indent <= 3
                 && (trimmed.starts_with(['<', '`', '~', '>', '|'])
-                    || line.contains("]:")
+                    || has_label_colon(line)
                     || (indent > 0
                         && indent < self.early.content_column
                         && item_marker(trimmed).is_some())))
@@ -1038,8 +1038,8 @@ fn single_item(slice: &str, offset: usize) -> Option<ListItem> {
 /// the parser could read otherwise (a tab or indented code after the
 /// marker, a nested list marker, several lines) is left to it.
 fn one_line_item(slice: &str, offset: usize) -> Option<ListItem> {
-    let line = slice.trim_end_matches([' ', '\t', '\n', '\r']);
-    if line.contains(['\n', '\r']) {
+    let line = trim_blank_end(slice);
+    if memchr::memchr2(b'\n', b'\r', line.as_bytes()).is_some() {
         return None;
     }
     let marker = item_marker(line)?;
@@ -1050,10 +1050,15 @@ fn one_line_item(slice: &str, offset: usize) -> Option<ListItem> {
     let rest = line.get(after..)?;
     let gap = rest.bytes().take_while(|&b| b == b' ').count();
     let text = rest.get(gap..)?;
-    let nested = item_marker(text).is_some()
-        || text.starts_with(['-', '*', '+', '#', '>', '`', '~', '<', '|', '[', '\\'])
+    // What could open another block in the item (a nested marker among
+    // them: `-`, `*`, `+` or a digit).
+    let nested = text.starts_with(['-', '*', '+', '#', '>', '`', '~', '<', '|', '[', '\\'])
         || text.bytes().next().is_some_and(|b| b.is_ascii_digit());
-    if rest.starts_with('\t') || !(1..=4).contains(&gap) || nested || text.contains('\t') {
+    if rest.starts_with('\t')
+        || !(1..=4).contains(&gap)
+        || nested
+        || memchr::memchr(b'\t', text.as_bytes()).is_some()
+    {
         return None;
     }
     Some(ListItem {
@@ -1068,6 +1073,22 @@ fn one_line_item(slice: &str, offset: usize) -> Option<ListItem> {
     })
 }
 
+/// `text` without its trailing spaces, tabs and line endings.
+fn trim_blank_end(text: &str) -> &str {
+    let blank = text
+        .bytes()
+        .rev()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .count();
+    text.get(..text.len() - blank).unwrap_or(text)
+}
+
+/// Whether `line` holds `]:`, as a link reference definition does.
+fn has_label_colon(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    memchr::memchr_iter(b']', bytes).any(|i| bytes.get(i + 1) == Some(&b':'))
+}
+
 /// An item of one plain line with a sub-list of one-line plain items right
 /// under it (`- a` then `  - b`, `  - c`), read without a parser: the
 /// usual shape of a nested item, and a parser started per such item cost
@@ -1076,7 +1097,7 @@ fn one_line_item(slice: &str, offset: usize) -> Option<ListItem> {
 /// start at 1 and so cannot interrupt the item's text) is left to the
 /// parser.
 fn item_with_one_line_children(slice: &str, offset: usize) -> Option<ListItem> {
-    let body = slice.trim_end_matches([' ', '\t', '\n', '\r']);
+    let body = trim_blank_end(slice);
     if body.contains('\r') {
         return None;
     }
