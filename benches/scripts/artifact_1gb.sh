@@ -5,11 +5,9 @@
 #
 #   bash benches/scripts/artifact_1gb.sh [DATA_DIR] [SIZE_MB]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-data=${1:-target/bench-data}
+. "$(dirname "$0")/lib.sh"
+release_cli "${1:-target/bench-data}" -p flexmd-benches --examples --bins
 size=${2:-1024}
-cargo build -q --release -p flexmd-cli -p flexmd-benches --examples --bins
-flexmd=target/release/flexmd
 [ -f "$data/log.txt" ] || target/release/examples/artifact_data "$data" "$size"
 ls -l "$data"
 

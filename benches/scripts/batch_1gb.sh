@@ -9,12 +9,9 @@
 #
 #   bash benches/scripts/batch_1gb.sh [DATA_DIR] [SIZE_MB]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-data=${1:-target/bench-data}
+. "$(dirname "$0")/lib.sh"
+release_cli "${1:-target/bench-data}"
 size=${2:-1024}
-mkdir -p "$data"
-cargo build -q --release -p flexmd-cli
-flexmd=target/release/flexmd
 seed="$data/answers-20000.jsonl"
 [ -f "$seed" ] || python3 examples/python/spark_extract.py generate 20000 "$seed"
 big="$data/answers-${size}m.jsonl"

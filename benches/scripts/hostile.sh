@@ -6,12 +6,9 @@
 #
 #   bash benches/scripts/hostile.sh [DATA_DIR] [BIG_MB]
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-data=${1:-target/hostile-data}
+. "$(dirname "$0")/lib.sh"
+release_cli "${1:-target/hostile-data}"
 big=${2:-1024}
-mkdir -p "$data"
-cargo build -q --release -p flexmd-cli
-flexmd=$PWD/target/release/flexmd
 spec=$PWD/examples/specs/answer.md
 
 py() { python3 -c "$1"; }
