@@ -234,7 +234,25 @@ impl LineStarts {
 
     /// The first line that starts at or after byte `offset`.
     pub fn line_at(&self, offset: usize) -> usize {
-        self.line_starts.partition_point(|&s| s < offset)
+        // Streams ask about places near the end of what they have read:
+        // gallop back from the end, then bisect what is left (a plain
+        // bisection of a long text's lines missed the cache at every step).
+        let starts = self.line_starts.as_slice();
+        let (mut lo, mut hi, mut step) = (0, starts.len(), 1usize);
+        while hi > lo {
+            let probe = hi.saturating_sub(step).max(lo);
+            if starts.get(probe).is_some_and(|&s| s >= offset) {
+                hi = probe;
+                step = step.saturating_mul(2);
+            } else {
+                lo = probe + 1;
+                break;
+            }
+        }
+        lo + starts
+            .get(lo..hi)
+            .unwrap_or_default()
+            .partition_point(|&s| s < offset)
     }
 
     /// Notes the lines that the `\n`s and `\r`s of `part`, which starts at
@@ -349,6 +367,27 @@ mod tests {
         assert_eq!(starts.line_col(&text, text.len()), (1, 2049));
         assert_eq!(starts.line_col(&text, 4094), (1, 2048));
         assert_eq!(LineIndex::new(&text).line_col(text.len()), (1, 2049));
+    }
+
+    #[test]
+    fn line_at_finds_the_first_line_starting_at_or_after_an_offset() {
+        let text = "ab\n\ncd\r\ne\n".repeat(40);
+        let mut starts = LineStarts::new();
+        starts.extend(&text);
+        // Line starts: 0, 3, 4, 8, 10, then every 10 bytes.
+        assert_eq!(starts.line_at(0), 0);
+        assert_eq!(starts.line_at(1), 1);
+        assert_eq!(starts.line_at(3), 1);
+        assert_eq!(starts.line_at(4), 2);
+        assert_eq!(starts.line_at(5), 3);
+        assert_eq!(starts.line_at(10), 4);
+        let count = starts.count();
+        assert_eq!(count, 161);
+        assert_eq!(starts.line_at(text.len()), count - 1);
+        assert_eq!(starts.line_at(text.len() + 1), count);
+        assert_eq!(starts.line_at(text.len() - 3), count - 2);
+        assert_eq!(starts.line_at(200), 80);
+        assert_eq!(LineStarts::new().line_at(5), 1);
     }
 
     #[test]

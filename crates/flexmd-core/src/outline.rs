@@ -115,30 +115,37 @@ struct TreeBuilder {
     /// Levels strictly increase along it, so it is at most six long.
     path: Vec<(usize, u8)>,
     preamble_end: Option<usize>,
-    /// Every heading in order, kept only for [`crate::MarkdownStream`].
+    /// Every heading in order, kept only for [`crate::MarkdownStream`],
+    /// whose tree is built from them at the end.
     recorded: Option<Vec<StreamHeading>>,
 }
 
 impl TreeBuilder {
     fn push_heading(&mut self, md: &str, level: u8, title: String, heading: Span) {
-        self.end_content(md, heading.start);
         self.preamble_end.get_or_insert(heading.start);
         let title = match title.trim() {
             trimmed if trimmed.len() == title.len() => title,
             trimmed => trimmed.to_owned(),
         };
+        let key = self.keys.allocate(&title);
+        match self.recorded.as_mut() {
+            // A stream's headings become nodes at the end: one copy of
+            // each title and key, not one in the list and one in the tree.
+            Some(recorded) => recorded.push(StreamHeading {
+                level,
+                title,
+                key,
+                heading,
+            }),
+            None => self.push_node(md, level, title, key, heading),
+        }
+    }
+
+    fn push_node(&mut self, md: &str, level: u8, title: String, key: String, heading: Span) {
+        self.end_content(md, heading.start);
         // The parent is the nearest open node with a lower level.
         while self.path.last().is_some_and(|&(_, open)| open >= level) {
             self.path.pop();
-        }
-        let key = self.keys.allocate(&title);
-        if let Some(recorded) = self.recorded.as_mut() {
-            recorded.push(StreamHeading {
-                level,
-                title: title.clone(),
-                key: key.clone(),
-                heading: heading.clone(),
-            });
         }
         let node = MdNode {
             key,
@@ -182,6 +189,9 @@ impl TreeBuilder {
     }
 
     fn finish(mut self, md: &str) -> MdOutline {
+        for h in self.recorded.take().unwrap_or_default() {
+            self.push_node(md, h.level, h.title, h.key, h.heading);
+        }
         self.end_content(md, md.len());
         MdOutline {
             outline_type: OutlineType::Value,

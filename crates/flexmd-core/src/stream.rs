@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Parser, Tag, TagEnd};
 
 use crate::code::{FenceOpening, fence_opening};
 use crate::error::LineStarts;
@@ -123,6 +123,10 @@ pub struct MarkdownStream {
     /// lines after it) or opens a fence the parser was not asked about:
     /// headings there are checked by the parser.
     unsure_in_piece: bool,
+    /// Every line of the open piece so far is blank or a paragraph line
+    /// (see [`is_paragraph_line`]): the readers want nothing from it, so a
+    /// plain heading that ends it is read without a parser.
+    paragraphs_only: bool,
     /// A link reference definition (`[a]: /url`) may be used anywhere in
     /// the text, before it too: once a line looks like one, nothing more is
     /// read until [`MarkdownStream::finish`], which parses the whole text.
@@ -155,6 +159,7 @@ impl MarkdownStream {
             wasted: 0,
             unchecked: None,
             unsure_in_piece: false,
+            paragraphs_only: true,
             saw_link_definition: false,
             settled_cap: usize::MAX,
             readers: PartsReader::recording(),
@@ -253,9 +258,15 @@ impl MarkdownStream {
             // Front matter never closed: there is none.
             self.body_start = bom_len(self.text.as_bytes());
             self.piece_start = self.body_start;
+            self.paragraphs_only = false;
         }
         // The last piece: what a heading would have ended, the end does.
-        self.read_piece(self.text.len());
+        // Paragraphs alone give the readers nothing.
+        if self.paragraphs_only {
+            self.start_piece(self.text.len());
+        } else {
+            self.read_piece(self.text.len());
+        }
         let text = std::mem::take(&mut self.text);
         let parts = self.readers.finish(&text);
         (text, parts)
@@ -294,6 +305,16 @@ impl MarkdownStream {
             }
             return;
         }
+        // The first line's byte order mark is not part of the piece.
+        let in_piece = self
+            .text
+            .get(start.max(self.piece_start)..next)
+            .unwrap_or_default()
+            .trim_end_matches(['\n', '\r']);
+        let paragraphs_before = self.paragraphs_only;
+        if !blank && !is_paragraph_line(in_piece) {
+            self.paragraphs_only = false;
+        }
         if let Some(FenceOpening { marker, len, .. }) = fence_opening(content) {
             let fence = Fence { marker, len };
             // Only a fence at the top level hides headings: not one inside
@@ -323,8 +344,28 @@ impl MarkdownStream {
         if indent == 0 && !self.unsure_in_piece && is_atx_heading(rest) {
             // `# Title` at the margin, with no HTML block open before it:
             // it ends every block (lists, quotes, tables, paragraphs) and is
-            // a top-level heading. One parse reads the piece.
-            self.read_piece(next);
+            // a top-level heading. One parse reads the piece; after
+            // paragraphs alone, a heading of plain text needs none.
+            match plain_atx_heading(content) {
+                Some((level, title)) if paragraphs_before => {
+                    let heading = Tag::Heading {
+                        level,
+                        id: None,
+                        classes: Vec::new(),
+                        attrs: Vec::new(),
+                    };
+                    let text = &self.text;
+                    let readers = &mut self.readers;
+                    readers.on_event(text, &Event::Start(heading), start..next);
+                    if !title.is_empty() {
+                        let event = Event::Text(CowStr::Borrowed(title));
+                        readers.on_event(text, &event, start..next);
+                    }
+                    readers.on_event(text, &Event::End(TagEnd::Heading(level)), start..next);
+                    self.start_piece(next);
+                }
+                _ => self.read_piece(next),
+            }
             return;
         }
         let candidate = if is_atx_heading(rest) {
@@ -360,6 +401,7 @@ impl MarkdownStream {
         self.wasted = 0;
         self.unchecked = None;
         self.unsure_in_piece = false;
+        self.paragraphs_only = true;
     }
 
     /// Parses the piece up to the end of the line at `start..next`, and
@@ -548,6 +590,79 @@ fn is_atx_heading(rest: &str) -> bool {
             .as_bytes()
             .get(hashes)
             .is_none_or(|b| matches!(b, b' ' | b'\t'))
+}
+
+/// Whether `line` (a whole line without its ending) can only be a line of
+/// a paragraph, whatever came before it in a piece of paragraphs: one to
+/// three spaces, then a letter, a digit not starting an ordered list
+/// marker, `(`, `"`, `'` or a non-ASCII character. Every other block of
+/// CommonMark and GFM (lists, quotes, code, HTML, rules, headings, setext
+/// underlines, tables' delimiter rows, link definitions) starts with
+/// something else. Conservative: a line this says no to may still be one.
+fn is_paragraph_line(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let indent = bytes.iter().take_while(|&&b| b == b' ').count();
+    if indent > 3 || bytes.contains(&b'\r') {
+        return false;
+    }
+    match bytes.get(indent) {
+        Some(b) if b.is_ascii_alphabetic() || matches!(b, b'(' | b'"' | b'\'') || *b >= 0x80 => {
+            true
+        }
+        Some(b) if b.is_ascii_digit() => {
+            let digits = bytes
+                .get(indent..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            !matches!(bytes.get(indent + digits), Some(b'.' | b')'))
+        }
+        _ => false,
+    }
+}
+
+/// An ATX heading line at the margin (`## Title`, without its line ending)
+/// whose title is plain text, the same to the parser as to the eye: its
+/// level and title. `None` when the title holds anything inline markup may
+/// read (`*`, `` ` ``, `[`, `&`, `\\`, …), a tab or a `#` past the closing
+/// sequence: the parser reads those.
+fn plain_atx_heading(line: &str) -> Option<(HeadingLevel, &str)> {
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    let level = HeadingLevel::try_from(hashes).ok()?;
+    let rest = line.get(hashes..)?;
+    if !(rest.is_empty() || rest.starts_with(' ')) {
+        return None;
+    }
+    let mut title = rest.trim_matches(' ');
+    // A closing run of `#` (alone, or after a space) is not part of it.
+    let unclosed = title.trim_end_matches('#');
+    if unclosed.len() != title.len() && (unclosed.is_empty() || unclosed.ends_with(' ')) {
+        title = unclosed.trim_end_matches(' ');
+    }
+    let plain = title.bytes().all(|b| {
+        b.is_ascii_alphanumeric()
+            || b >= 0x80
+            || matches!(
+                b,
+                b' ' | b'-'
+                    | b'.'
+                    | b','
+                    | b':'
+                    | b';'
+                    | b'?'
+                    | b'/'
+                    | b'('
+                    | b')'
+                    | b'\''
+                    | b'"'
+                    | b'%'
+                    | b'+'
+                    | b'='
+                    | b'@'
+            )
+    });
+    plain.then_some((level, title))
 }
 
 /// A run of `=` or of `-`, then only spaces or tabs.

@@ -80,6 +80,84 @@ fn atx_document() -> impl Strategy<Value = String> {
         .prop_map(|lines| lines.into_iter().map(|(l, e)| l + e).collect())
 }
 
+/// Lines on the edge of what a paragraph line is (digits that may open an
+/// ordered list, indentation near four, tabs, quotes, non-ASCII, lone
+/// CRs), and headings on the edge of a plain title (closing runs, trailing
+/// blanks, `#` inside, setext underlines): the stream reads a heading after
+/// paragraphs alone without the parser, and must read it as the parser does.
+fn paragraph_document() -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        "[a-zA-Z0-9 ]{0,12}".prop_map(String::from),
+        (
+            0usize..=5,
+            "[0-9]{1,3}",
+            prop::sample::select(vec![".", ")", "x", ". a", ") b", ""])
+        )
+            .prop_map(|(n, d, after)| format!("{}{d}{after}", " ".repeat(n))),
+        prop::sample::select(vec![
+            "(aside)",
+            "\"quoted\"",
+            "'single'",
+            "Übung",
+            "\u{feff}- bom item",
+            "\u{feff}text",
+            "\ttabbed",
+            " \tmixed",
+            "   three",
+            "    four",
+            "a\rb",
+            "*emph*",
+            "===",
+            "---",
+            "- item",
+            "<p>",
+            "`code`",
+            "[a]: /u",
+            "| a | b |",
+            "|---|",
+            ":--|--:",
+            "a | b",
+            "--- | ---",
+            "> quote",
+            "",
+        ])
+        .prop_map(String::from),
+        (
+            1usize..=7,
+            prop::sample::select(vec![
+                "",
+                " ",
+                "  ",
+                "x",
+                "x ",
+                "x #",
+                "x ##  ",
+                "x#",
+                "#",
+                "##",
+                " ## ",
+                "a  b",
+                "a\tb",
+                "Phase 1 — go",
+                "C# notes",
+                "x \\#",
+                "a*b",
+                "(Note)",
+                "50% off",
+                "e=mc2",
+                "q?",
+            ])
+        )
+            .prop_map(|(n, t)| format!(
+                "{}{}{t}",
+                "#".repeat(n),
+                if t.is_empty() { "" } else { " " }
+            )),
+    ];
+    proptest::collection::vec((line, line_ending()), 0..16)
+        .prop_map(|lines| lines.into_iter().map(|(l, e)| l + e).collect())
+}
+
 /// Anything Markdown-shaped, setext underlines and front matter included.
 fn any_markdown() -> impl Strategy<Value = String> {
     proptest::collection::vec(
@@ -232,6 +310,19 @@ proptest! {
         // Debug shows every span too: positions must agree, not only content.
         prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
         // A later link definition may turn a heading's `[a]` into a link.
+        if !s.contains("]:") {
+            assert_prefixes(&seen, &whole)?;
+        }
+    }
+
+    #[test]
+    fn a_stream_reads_headings_after_paragraphs_as_one_parse_does(
+        s in paragraph_document(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..12),
+    ) {
+        let whole = flexmd_core::read_markdown(&s);
+        let (seen, streamed) = stream_in_pieces(&s, &cuts);
+        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
         if !s.contains("]:") {
             assert_prefixes(&seen, &whole)?;
         }

@@ -145,7 +145,8 @@ impl StreamFinish {
 /// A heading the extractor has read.
 struct Seen {
     level: u8,
-    key: String,
+    /// Stored inline (keys are short): a long answer has many headings.
+    key: compact_str::CompactString,
     heading: Span,
     /// The spec section it names, and how.
     section: Option<(usize, Found)>,
@@ -645,9 +646,9 @@ impl State {
             level: h.level,
             // Only a section's heading is ever looked up by its key.
             key: if section.is_some() {
-                h.key.clone()
+                compact_str::CompactString::new(&h.key)
             } else {
-                String::new()
+                compact_str::CompactString::default()
             },
             heading: h.heading.clone(),
             section,
@@ -865,7 +866,7 @@ impl State {
             .filter_map(|&j| self.seen.get(j))
             .map(|s| Head {
                 level: s.level,
-                key: &s.key,
+                key: s.key.as_str(),
                 source: Some((s.heading.clone(), s.heading.end)),
             })
             .collect();
@@ -1148,26 +1149,39 @@ fn shift_spans(item: &mut ListItem, offset: usize) {
 
 /// The outline's headings in document order, as a stream reads them, but
 /// the first `skip` (already read: copying every title again at the end cost
-/// a tenth of `finish`).
+/// a tenth of `finish`). Whole subtrees before them are counted, not walked.
 fn flat_headings(nodes: &[MdNode], skip: usize) -> Vec<StreamHeading> {
     let mut out = Vec::new();
     let mut seen = 0usize;
-    let mut stack: Vec<&MdNode> = nodes.iter().rev().collect();
-    while let Some(node) = stack.pop() {
-        if let Some(source) = &node.source {
-            if seen >= skip {
-                out.push(StreamHeading {
-                    level: node.level,
-                    title: node.title.clone(),
-                    key: node.key.clone(),
-                    heading: source.heading.clone(),
-                });
-            }
-            seen += 1;
+    for root in nodes {
+        let size = headings_in(root);
+        if seen + size <= skip {
+            seen += size;
+            continue;
         }
-        stack.extend(node.children.iter().rev());
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if let Some(source) = &node.source {
+                if seen >= skip {
+                    out.push(StreamHeading {
+                        level: node.level,
+                        title: node.title.clone(),
+                        key: node.key.clone(),
+                        heading: source.heading.clone(),
+                    });
+                }
+                seen += 1;
+            }
+            stack.extend(node.children.iter().rev());
+        }
     }
     out
+}
+
+/// The headings in `node`'s subtree, itself included. An outline read from
+/// Markdown nests at most six deep (a child's level is above its parent's).
+fn headings_in(node: &MdNode) -> usize {
+    usize::from(node.source.is_some()) + node.children.iter().map(headings_in).sum::<usize>()
 }
 
 /// Section `i`'s shared name.
