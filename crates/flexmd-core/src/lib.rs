@@ -50,6 +50,7 @@ mod meta;
 pub mod model;
 mod outline;
 mod parts;
+mod simple_piece;
 mod stream;
 mod table;
 mod text;

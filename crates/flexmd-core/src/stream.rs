@@ -5,7 +5,9 @@
 //! before it, so the parse of the text before a heading does not depend on
 //! what follows; each piece is parsed once, when the heading that ends it is
 //! complete, and its events go to the same readers a whole-text parse
-//! feeds. A line that only looks like a heading (a `# comment` in code) is
+//! feeds. A piece of paragraphs and flat lists of one-line items (most of
+//! a model's answer) needs no parse: its lines tell its lists, which go to
+//! the readers as the parser's events would (see `simple_piece`). A line that only looks like a heading (a `# comment` in code) is
 //! checked by the parser and found not to be one; such checks are budgeted
 //! so that hostile input stays linear.
 
@@ -20,6 +22,7 @@ use crate::list::TopLevelList;
 use crate::markdown::{options, parser_text};
 use crate::model::{ParsedTable, Span};
 use crate::parts::{MarkdownParts, PartsReader};
+use crate::simple_piece::SimplePiece;
 use crate::text::bom_len;
 
 /// A top-level heading of a [`MarkdownStream`], in document order: the
@@ -123,10 +126,10 @@ pub struct MarkdownStream {
     /// lines after it) or opens a fence the parser was not asked about:
     /// headings there are checked by the parser.
     unsure_in_piece: bool,
-    /// Every line of the open piece so far is blank or a paragraph line
-    /// (see [`is_paragraph_line`]): the readers want nothing from it, so a
-    /// plain heading that ends it is read without a parser.
-    paragraphs_only: bool,
+    /// The open piece read line by line while it holds only paragraphs and
+    /// flat lists of one-line items: a plain heading that ends such a piece
+    /// is read, with the piece's lists, without a parser.
+    simple: SimplePiece,
     /// A link reference definition (`[a]: /url`) may be used anywhere in
     /// the text, before it too: once a line looks like one, nothing more is
     /// read until [`MarkdownStream::finish`], which parses the whole text.
@@ -159,7 +162,7 @@ impl MarkdownStream {
             wasted: 0,
             unchecked: None,
             unsure_in_piece: false,
-            paragraphs_only: true,
+            simple: SimplePiece::default(),
             saw_link_definition: false,
             settled_cap: usize::MAX,
             readers: PartsReader::recording(),
@@ -258,12 +261,15 @@ impl MarkdownStream {
             // Front matter never closed: there is none.
             self.body_start = bom_len(self.text.as_bytes());
             self.piece_start = self.body_start;
-            self.paragraphs_only = false;
+            self.simple.give_up();
         }
         // The last piece: what a heading would have ended, the end does.
-        // Paragraphs alone give the readers nothing.
-        if self.paragraphs_only {
-            self.start_piece(self.text.len());
+        if self.simple.is_simple() {
+            let end = self.text.len();
+            for (event, range) in self.simple.finish(end) {
+                self.readers.on_event(&self.text, &event, range);
+            }
+            self.start_piece(end);
         } else {
             self.read_piece(self.text.len());
         }
@@ -311,10 +317,8 @@ impl MarkdownStream {
             .get(start.max(self.piece_start)..next)
             .unwrap_or_default()
             .trim_end_matches(['\n', '\r']);
-        let paragraphs_before = self.paragraphs_only;
-        if !blank && !is_paragraph_line(in_piece) {
-            self.paragraphs_only = false;
-        }
+        let simple_before = self.simple.is_simple();
+        self.simple.read_line(in_piece, start.max(self.piece_start));
         if let Some(FenceOpening { marker, len, .. }) = fence_opening(content) {
             let fence = Fence { marker, len };
             // Only a fence at the top level hides headings: not one inside
@@ -344,10 +348,10 @@ impl MarkdownStream {
         if indent == 0 && !self.unsure_in_piece && is_atx_heading(rest) {
             // `# Title` at the margin, with no HTML block open before it:
             // it ends every block (lists, quotes, tables, paragraphs) and is
-            // a top-level heading. One parse reads the piece; after
-            // paragraphs alone, a heading of plain text needs none.
+            // a top-level heading. One parse reads the piece; after a
+            // simple piece, a heading of plain text needs none.
             match plain_atx_heading(content) {
-                Some((level, title)) if paragraphs_before => {
+                Some((level, title)) if simple_before => {
                     let heading = Tag::Heading {
                         level,
                         id: None,
@@ -356,6 +360,9 @@ impl MarkdownStream {
                     };
                     let text = &self.text;
                     let readers = &mut self.readers;
+                    for (event, range) in self.simple.finish(start) {
+                        readers.on_event(text, &event, range);
+                    }
                     readers.on_event(text, &Event::Start(heading), start..next);
                     if !title.is_empty() {
                         let event = Event::Text(CowStr::Borrowed(title));
@@ -401,7 +408,7 @@ impl MarkdownStream {
         self.wasted = 0;
         self.unchecked = None;
         self.unsure_in_piece = false;
-        self.paragraphs_only = true;
+        self.simple.restart();
     }
 
     /// Parses the piece up to the end of the line at `start..next`, and
@@ -590,36 +597,6 @@ fn is_atx_heading(rest: &str) -> bool {
             .as_bytes()
             .get(hashes)
             .is_none_or(|b| matches!(b, b' ' | b'\t'))
-}
-
-/// Whether `line` (a whole line without its ending) can only be a line of
-/// a paragraph, whatever came before it in a piece of paragraphs: one to
-/// three spaces, then a letter, a digit not starting an ordered list
-/// marker, `(`, `"`, `'` or a non-ASCII character. Every other block of
-/// CommonMark and GFM (lists, quotes, code, HTML, rules, headings, setext
-/// underlines, tables' delimiter rows, link definitions) starts with
-/// something else. Conservative: a line this says no to may still be one.
-fn is_paragraph_line(line: &str) -> bool {
-    let bytes = line.as_bytes();
-    let indent = bytes.iter().take_while(|&&b| b == b' ').count();
-    if indent > 3 || bytes.contains(&b'\r') {
-        return false;
-    }
-    match bytes.get(indent) {
-        Some(b) if b.is_ascii_alphabetic() || matches!(b, b'(' | b'"' | b'\'') || *b >= 0x80 => {
-            true
-        }
-        Some(b) if b.is_ascii_digit() => {
-            let digits = bytes
-                .get(indent..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|b| b.is_ascii_digit())
-                .count();
-            !matches!(bytes.get(indent + digits), Some(b'.' | b')'))
-        }
-        _ => false,
-    }
 }
 
 /// An ATX heading line at the margin (`## Title`, without its line ending)

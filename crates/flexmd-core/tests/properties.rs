@@ -158,6 +158,58 @@ fn paragraph_document() -> impl Strategy<Value = String> {
         .prop_map(|lines| lines.into_iter().map(|(l, e)| l + e).collect())
 }
 
+/// Lists on the edge of what the stream reads without a parser: items of
+/// every marker, number, gap and first character, next to paragraphs,
+/// indented and lazy continuation lines, blank-looking lines and headings.
+fn list_document() -> impl Strategy<Value = String> {
+    let item = (
+        prop::sample::select(vec![
+            "-",
+            "*",
+            "+",
+            "1.",
+            "2.",
+            "1)",
+            "3)",
+            "10.",
+            "0.",
+            "1234567890.",
+        ]),
+        prop::sample::select(vec![" ", " ", "  ", "    ", "     ", "\t", ""]),
+        prop::sample::select(vec![
+            "a",
+            "a",
+            "item two",
+            "2024 was",
+            "(x)",
+            "Übung",
+            "2. nested",
+            "- nested",
+            "[ ] task",
+            "*emph*",
+            "",
+            " lead",
+            "a\tb",
+            "# h",
+            "> q",
+            "`c`",
+            "===",
+        ]),
+    )
+        .prop_map(|(marker, gap, text)| format!("{marker}{gap}{text}"));
+    let line = prop_oneof![
+        4 => item,
+        2 => prop::sample::select(vec!["", "", " ", "\t", "\u{a0}"]).prop_map(String::from),
+        1 => "[a-z]{1,8}( [a-z]{1,5})?".prop_map(String::from),
+        2 => (1usize..=5, "[a-z]{1,6}").prop_map(|(n, t)| format!("{}{t}", " ".repeat(n))),
+        1 => prop::sample::select(vec!["---", "* * *", "2. x", "x", "   - sub", "  1. sub"])
+            .prop_map(String::from),
+        1 => (1usize..=3, "[A-Za-z]{1,6}").prop_map(|(n, t)| format!("{} {t}", "#".repeat(n))),
+    ];
+    proptest::collection::vec((line, line_ending()), 0..16)
+        .prop_map(|lines| lines.into_iter().map(|(l, e)| l + e).collect())
+}
+
 /// Anything Markdown-shaped, setext underlines and front matter included.
 fn any_markdown() -> impl Strategy<Value = String> {
     proptest::collection::vec(
@@ -330,6 +382,31 @@ proptest! {
 
     #[test]
     fn a_stream_one_character_at_a_time_reads_what_one_parse_reads(s in atx_document()) {
+        let whole = flexmd_core::read_markdown(&s);
+        let cuts: Vec<usize> = s.char_indices().map(|(i, _)| i).collect();
+        let (seen, streamed) = stream_in_pieces(&s, &cuts);
+        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
+        assert_prefixes(&seen, &whole)?;
+    }
+}
+
+proptest! {
+    // Lists take many lines in a row to go wrong: more cases than the rest.
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    #[test]
+    fn a_stream_reads_flat_lists_as_one_parse_does(
+        s in list_document(),
+        cuts in proptest::collection::vec(any::<usize>(), 0..12),
+    ) {
+        let whole = flexmd_core::read_markdown(&s);
+        let (seen, streamed) = stream_in_pieces(&s, &cuts);
+        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
+        assert_prefixes(&seen, &whole)?;
+    }
+
+    #[test]
+    fn a_stream_one_character_at_a_time_reads_flat_lists_as_one_parse_does(s in list_document()) {
         let whole = flexmd_core::read_markdown(&s);
         let cuts: Vec<usize> = s.char_indices().map(|(i, _)| i).collect();
         let (seen, streamed) = stream_in_pieces(&s, &cuts);

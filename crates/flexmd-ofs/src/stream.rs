@@ -196,7 +196,7 @@ struct State {
     spec: OutputFormatSpec,
     options: ExtractOptions,
     /// Spec section by normalised name.
-    keys: HashMap<String, usize>,
+    keys: HashMap<String, usize, foldhash::fast::RandomState>,
     seen: Vec<Seen>,
     /// Per heading, where its subtree ends (`usize::MAX` while open).
     ends: Vec<usize>,
@@ -1192,11 +1192,25 @@ fn name_of(names: &[Arc<str>], i: usize) -> Arc<str> {
 /// A JSON Pointer reference token: `~` → `~0`, `/` → `~1`.
 /// The JSON Pointer of item `n` of section `i`, from the sections' pointers.
 fn item_path(pointers: &[String], i: usize, n: usize) -> String {
-    use std::fmt::Write;
     let prefix = pointers.get(i).map_or("", String::as_str);
-    let mut path = String::with_capacity(prefix.len() + 4);
+    // The digits by hand: `write!` through the formatter cost more than
+    // the rest of sending an item.
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    for slot in digits.iter_mut().rev() {
+        // `rest % 10` is a digit: the cast cannot truncate.
+        *slot = b'0' + (rest % 10) as u8;
+        at -= 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let digits = std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or_default();
+    let mut path = String::with_capacity(prefix.len() + digits.len());
     path.push_str(prefix);
-    let _ = write!(path, "{n}");
+    path.push_str(digits);
     path
 }
 
@@ -1221,6 +1235,20 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn item_paths_are_json_pointers_with_the_item_number() {
+        let pointers = vec!["/Risks/".to_owned(), "/a~1b/".to_owned()];
+        assert_eq!(item_path(&pointers, 0, 0), "/Risks/0");
+        assert_eq!(item_path(&pointers, 0, 7), "/Risks/7");
+        assert_eq!(item_path(&pointers, 1, 10), "/a~1b/10");
+        assert_eq!(item_path(&pointers, 0, 1_234_509), "/Risks/1234509");
+        assert_eq!(
+            item_path(&pointers, 0, usize::MAX),
+            format!("/Risks/{}", usize::MAX)
+        );
+        assert_eq!(item_path(&pointers, 5, 3), "3");
     }
 
     #[test]
