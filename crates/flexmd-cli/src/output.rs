@@ -177,6 +177,23 @@ pub(crate) fn labelled_array(entries: &[(&str, serde_json::Value, String)]) -> S
     out
 }
 
+/// Writes `value` to stdout as one line of JSON, serialised straight to
+/// the output (for a line that may be long: a stream's `finished` event
+/// holds the whole result).
+pub(crate) fn write_json_line<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer(&mut out, value).map_err(|e| {
+        if e.is_io() {
+            CliError::Stdout(std::io::Error::from(e))
+        } else {
+            CliError::Serialize(e)
+        }
+    })?;
+    out.write_all(b"\n")
+        .and_then(|()| out.flush())
+        .map_err(CliError::Stdout)
+}
+
 /// Writes `value` as one line of JSON (for JSON Lines output).
 pub(crate) fn print_json_line<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
     let mut line = serde_json::to_string(value).map_err(CliError::Serialize)?;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use crate::error::CliError;
 use crate::input::{Input, check_file, is_stdin};
-use crate::output::print_json_line;
+use crate::output::{print_json_line, write_json_line};
 
 /// How much is read at a time (a read returns sooner with what a pipe has).
 const READ_SIZE: usize = 64 * 1024;
@@ -143,7 +143,7 @@ pub(crate) fn extract(
     if strict {
         end.report = end.report.into_strict();
     }
-    print_json_line(&end.finished_event(spec, as_json))?;
+    write_json_line(&end.finished(spec, as_json))?;
     let report = end.report;
     if !report.ok || !report.warnings.is_empty() {
         let input = Input {

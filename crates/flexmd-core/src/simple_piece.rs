@@ -45,23 +45,35 @@ enum Previous {
     Item,
 }
 
-/// The list being read: its marker, where it starts, the number of its
-/// first item (ordered lists), and where each item starts.
+/// The list being read: its marker, the number of its first item (ordered
+/// lists), and where its items start in [`SimplePiece::starts`].
 #[derive(Debug)]
 struct OpenList {
     marker: Marker,
     first_number: Option<u64>,
-    items: Vec<usize>,
+    first_item: usize,
+}
+
+/// A closed list: its items are `starts[first_item..]` up to the next
+/// list's; it ends at `end`, where the next block starts.
+#[derive(Debug)]
+struct ClosedList {
+    ordered: bool,
+    first_number: Option<u64>,
+    first_item: usize,
+    end: usize,
 }
 
 /// A piece read line by line while every line is simple (see the module
-/// docs); the events of its closed lists, in order.
+/// docs): where its lists' items start, and how they group into lists.
+/// Eight bytes an item: a long list costs little before its piece ends.
 #[derive(Debug)]
 pub(crate) struct SimplePiece {
     simple: bool,
     previous: Previous,
     open: Option<OpenList>,
-    events: Vec<(Event<'static>, Range<usize>)>,
+    starts: Vec<usize>,
+    closed: Vec<ClosedList>,
 }
 
 impl Default for SimplePiece {
@@ -70,7 +82,8 @@ impl Default for SimplePiece {
             simple: true,
             previous: Previous::Blank,
             open: None,
-            events: Vec::new(),
+            starts: Vec::new(),
+            closed: Vec::new(),
         }
     }
 }
@@ -91,7 +104,8 @@ impl SimplePiece {
         self.simple = true;
         self.previous = Previous::Blank;
         self.open = None;
-        self.events.clear();
+        self.starts.clear();
+        self.closed.clear();
     }
 
     /// Reads the line `line` (without its ending) that starts at byte
@@ -127,8 +141,8 @@ impl SimplePiece {
                     }
                 }
             }
-            Line::Item(marker, number) => match &mut self.open {
-                Some(open) if open.marker == marker => open.items.push(start),
+            Line::Item(marker, number) => match &self.open {
+                Some(open) if open.marker == marker => self.starts.push(start),
                 // Another kind of marker starts another list, even right
                 // after an item (its text is not continued by it).
                 Some(_) => {
@@ -150,43 +164,58 @@ impl SimplePiece {
     }
 
     /// Ends the piece at byte `end` (the start of the heading line that
-    /// ends it, or the end of the text): the events of its lists, as the
-    /// parser gives them, with ranges into the whole text.
+    /// ends it, or the end of the text) and hands `feed` the events of its
+    /// lists, in order, as the parser gives them, with ranges into the
+    /// whole text.
     pub(crate) fn finish(
         &mut self,
         end: usize,
-    ) -> std::vec::Drain<'_, (Event<'static>, Range<usize>)> {
+        mut feed: impl FnMut(&Event<'static>, Range<usize>),
+    ) {
         self.close(end);
-        self.events.drain(..)
+        for (k, list) in self.closed.iter().enumerate() {
+            let last_item = self
+                .closed
+                .get(k + 1)
+                .map_or(self.starts.len(), |next| next.first_item);
+            let items = self
+                .starts
+                .get(list.first_item..last_item)
+                .unwrap_or_default();
+            let Some(&first) = items.first() else {
+                continue;
+            };
+            feed(&Event::Start(Tag::List(list.first_number)), first..list.end);
+            let ends = items.iter().skip(1).copied().chain([list.end]);
+            for (&item, item_end) in items.iter().zip(ends) {
+                feed(&Event::Start(Tag::Item), item..item_end);
+                feed(&Event::End(TagEnd::Item), item..item_end);
+            }
+            feed(&Event::End(TagEnd::List(list.ordered)), first..list.end);
+        }
+        self.restart();
     }
 
     fn open_list(&mut self, marker: Marker, number: Option<u64>, start: usize) {
         self.open = Some(OpenList {
             marker,
             first_number: number,
-            items: vec![start],
+            first_item: self.starts.len(),
         });
+        self.starts.push(start);
     }
 
     /// Closes the open list: its last item (blank lines after it included)
     /// ends at `end`, where the next block starts.
     fn close(&mut self, end: usize) {
-        let Some(open) = self.open.take() else {
-            return;
-        };
-        let Some(&first) = open.items.first() else {
-            return;
-        };
-        let ordered = matches!(open.marker, Marker::Ordered(_));
-        self.events
-            .push((Event::Start(Tag::List(open.first_number)), first..end));
-        let ends = open.items.iter().skip(1).copied().chain([end]);
-        for (&item, item_end) in open.items.iter().zip(ends) {
-            self.events.push((Event::Start(Tag::Item), item..item_end));
-            self.events.push((Event::End(TagEnd::Item), item..item_end));
+        if let Some(open) = self.open.take() {
+            self.closed.push(ClosedList {
+                ordered: matches!(open.marker, Marker::Ordered(_)),
+                first_number: open.first_number,
+                first_item: open.first_item,
+                end,
+            });
         }
-        self.events
-            .push((Event::End(TagEnd::List(ordered)), first..end));
     }
 }
 
@@ -269,10 +298,11 @@ mod tests {
             at += line.len();
         }
         assert!(piece.is_simple(), "{md:?} should be simple");
-        piece
-            .finish(md.len())
-            .map(|(event, range)| (format!("{event:?}"), range))
-            .collect()
+        let mut events = Vec::new();
+        piece.finish(md.len(), |event, range| {
+            events.push((format!("{event:?}"), range));
+        });
+        events
     }
 
     #[test]

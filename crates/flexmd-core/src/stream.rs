@@ -266,9 +266,9 @@ impl MarkdownStream {
         // The last piece: what a heading would have ended, the end does.
         if self.simple.is_simple() {
             let end = self.text.len();
-            for (event, range) in self.simple.finish(end) {
-                self.readers.on_event(&self.text, &event, range);
-            }
+            let (text, readers) = (&self.text, &mut self.readers);
+            self.simple
+                .finish(end, |event, range| readers.on_event(text, event, range));
             self.start_piece(end);
         } else {
             self.read_piece(self.text.len());
@@ -360,9 +360,8 @@ impl MarkdownStream {
                     };
                     let text = &self.text;
                     let readers = &mut self.readers;
-                    for (event, range) in self.simple.finish(start) {
-                        readers.on_event(text, &event, range);
-                    }
+                    self.simple
+                        .finish(start, |event, range| readers.on_event(text, event, range));
                     readers.on_event(text, &Event::Start(heading), start..next);
                     if !title.is_empty() {
                         let event = Event::Text(CowStr::Borrowed(title));

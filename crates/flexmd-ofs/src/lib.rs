@@ -57,7 +57,7 @@ pub use flexmd_core::{
 };
 pub use json::{json_schema, table_key, to_json};
 pub use spec::{default_spec, parse_spec, read_spec, render_spec};
-pub use stream::{StreamEvent, StreamFinish, StreamingExtractor};
+pub use stream::{FinishedEvent, StreamEvent, StreamFinish, StreamingExtractor};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -127,19 +127,59 @@ impl StreamFinish {
     /// The last line of `flexmd extract --stream`: `{"event": "finished",
     /// "report": ..., "result": ...}` with the [`Report`] and the
     /// [`ExtractedResult`] (or, with `as_json`, the plain object of
-    /// [`to_json`](crate::to_json) for `spec`).
+    /// [`to_json`](crate::to_json) for `spec`), as a JSON value. To write
+    /// it out, [`finished`](Self::finished) serialises the same without
+    /// building the value first.
     pub fn finished_event(&self, spec: &OutputFormatSpec, as_json: bool) -> serde_json::Value {
-        let result = if as_json {
-            crate::to_json(&self.extracted, spec)
-        } else {
-            serde_json::to_value(&self.extracted).unwrap_or_default()
-        };
-        serde_json::json!({
-            "event": "finished",
-            "report": &self.report,
-            "result": result,
-        })
+        serde_json::to_value(self.finished(spec, as_json)).unwrap_or_default()
     }
+
+    /// The same event as [`finished_event`](Self::finished_event), borrowing
+    /// the report and the result: serialised straight to a writer, a long
+    /// answer's result is never held twice.
+    ///
+    /// ```
+    /// use flexmd_ofs::{StreamingExtractor, parse_spec};
+    ///
+    /// let spec = parse_spec("- Risks — list\n").value;
+    /// let mut stream = StreamingExtractor::new(&spec);
+    /// stream.push("## Risks\n- load\n");
+    /// let end = stream.finish();
+    /// let line = serde_json::to_string(&end.finished(&spec, true)).unwrap();
+    /// assert!(line.starts_with(r#"{"event":"finished","report":{"ok":true,"valid":true,"#));
+    /// assert!(line.ends_with(r#""result":{"Risks":["load"]}}"#));
+    /// assert_eq!(serde_json::to_value(end.finished(&spec, false)).unwrap(), end.finished_event(&spec, false));
+    /// ```
+    pub fn finished(&self, spec: &OutputFormatSpec, as_json: bool) -> FinishedEvent<'_> {
+        FinishedEvent {
+            event: "finished",
+            report: &self.report,
+            result: if as_json {
+                FinishedResult::Json(crate::to_json(&self.extracted, spec))
+            } else {
+                FinishedResult::Extracted(&self.extracted)
+            },
+        }
+    }
+}
+
+/// The `finished` event of a stream, ready to serialise (see
+/// [`StreamFinish::finished`]): `{"event": "finished", "report": ...,
+/// "result": ...}`.
+#[derive(Debug, Serialize)]
+pub struct FinishedEvent<'a> {
+    event: &'static str,
+    report: &'a Report,
+    result: FinishedResult<'a>,
+}
+
+/// The result in a [`FinishedEvent`]: the extracted result, or its plain
+/// object.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum FinishedResult<'a> {
+    Extracted(&'a ExtractedResult),
+    Json(serde_json::Value),
 }
 
 /// A heading the extractor has read.
