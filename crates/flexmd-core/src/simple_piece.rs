@@ -1,15 +1,17 @@
-//! Pieces of a stream that need no parser: paragraphs and flat lists of
-//! one-line items, the most common shape of a model's answer.
+//! Pieces of a stream that need no parser: paragraphs and lists of
+//! one-line items (sub-items one level deep), the most common shape of a
+//! model's answer.
 //!
 //! A [`MarkdownStream`](crate::MarkdownStream) parses each piece of text
 //! between top-level headings once. The readers it feeds want only headings,
 //! lists, tables and code blocks; a piece made of blank lines, paragraph
-//! lines and items like `- text` or `2. text` gives them nothing but its
-//! lists, whose shape the lines alone tell. Such a piece is read here line
-//! by line, and its lists are handed to the readers as the events the
-//! parser would give, with the same ranges. Any line this reader is not
-//! sure of (a nested item, a continuation line, a table, code, a quote)
-//! makes the piece an ordinary one, parsed as before.
+//! lines and items like `- text` or `2. text` (and sub-items right under
+//! an item's text) gives them nothing but its lists, whose shape the lines
+//! alone tell. Such a piece is read here line by line, and its lists are
+//! handed to the readers as the events the parser would give, with the
+//! same ranges. Any line this reader is not sure of (an item nested two
+//! deep, a continuation line, a table, code, a quote) makes the piece an
+//! ordinary one, parsed as before.
 
 use std::ops::Range;
 
@@ -32,8 +34,14 @@ enum Line {
     Blank,
     /// A paragraph line, indented or not.
     Paragraph { indented: bool },
-    /// A one-line list item at the margin, with its number if ordered.
-    Item(Marker, Option<u64>),
+    /// A one-line list item, indented by `indent` spaces: its marker, its
+    /// number if ordered, and the column its text starts at.
+    Item {
+        indent: usize,
+        marker: Marker,
+        number: Option<u64>,
+        content_column: usize,
+    },
 }
 
 /// The line before the current one, as far as the lists care.
@@ -42,19 +50,36 @@ enum Previous {
     /// The piece's start or a blank line.
     Blank,
     Paragraph,
+    /// An item of the open list.
     Item,
+    /// A sub-item of the open list's last item.
+    SubItem,
 }
 
-/// The list being read: its marker, the number of its first item (ordered
-/// lists), and where its items start in [`SimplePiece::starts`].
+/// Where an item starts: its line, and its marker (after the
+/// indentation); whether it is a sub-item; its marker and number.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    line: usize,
+    marker_at: usize,
+    nested: bool,
+    marker: Marker,
+    number: Option<u64>,
+}
+
+/// The list being read: its marker, where its items start in
+/// [`SimplePiece::marks`], where its last item's text starts (a sub-item's
+/// marker goes there), and the marker of that item's sub-list, if any.
 #[derive(Debug)]
 struct OpenList {
     marker: Marker,
     first_number: Option<u64>,
     first_item: usize,
+    content_column: usize,
+    sub_marker: Option<Marker>,
 }
 
-/// A closed list: its items are `starts[first_item..]` up to the next
+/// A closed list: its items are `marks[first_item..]` up to the next
 /// list's; it ends at `end`, where the next block starts.
 #[derive(Debug)]
 struct ClosedList {
@@ -66,13 +91,13 @@ struct ClosedList {
 
 /// A piece read line by line while every line is simple (see the module
 /// docs): where its lists' items start, and how they group into lists.
-/// Eight bytes an item: a long list costs little before its piece ends.
+/// A few words an item: a long list costs little before its piece ends.
 #[derive(Debug)]
 pub(crate) struct SimplePiece {
     simple: bool,
     previous: Previous,
     open: Option<OpenList>,
-    starts: Vec<usize>,
+    marks: Vec<Mark>,
     closed: Vec<ClosedList>,
 }
 
@@ -82,7 +107,7 @@ impl Default for SimplePiece {
             simple: true,
             previous: Previous::Blank,
             open: None,
-            starts: Vec::new(),
+            marks: Vec::new(),
             closed: Vec::new(),
         }
     }
@@ -104,7 +129,7 @@ impl SimplePiece {
         self.simple = true;
         self.previous = Previous::Blank;
         self.open = None;
-        self.starts.clear();
+        self.marks.clear();
         self.closed.clear();
     }
 
@@ -114,53 +139,133 @@ impl SimplePiece {
         if !self.simple {
             return;
         }
-        let Some(kind) = classify(line) else {
-            self.simple = false;
-            return;
-        };
-        let previous = std::mem::replace(
-            &mut self.previous,
-            match kind {
-                Line::Blank => Previous::Blank,
-                Line::Paragraph { .. } => Previous::Paragraph,
-                Line::Item(..) => Previous::Item,
-            },
-        );
-        match kind {
-            Line::Blank => {}
-            Line::Paragraph { indented } => {
-                if self.open.is_some() {
-                    // Right after an item it continues the item's text
-                    // (lazily); indented after a blank line, it may belong
-                    // to the item. At the margin after a blank, it ends
-                    // the list.
-                    if previous == Previous::Item || indented {
-                        self.simple = false;
-                    } else {
-                        self.close(start);
-                    }
-                }
+        let previous = self.previous;
+        self.simple = match classify(line) {
+            None => false,
+            Some(Line::Blank) => {
+                self.previous = Previous::Blank;
+                true
             }
-            Line::Item(marker, number) => match &self.open {
-                Some(open) if open.marker == marker => self.starts.push(start),
-                // Another kind of marker starts another list, even right
-                // after an item (its text is not continued by it).
-                Some(_) => {
-                    self.close(start);
-                    self.open_list(marker, number, start);
-                }
-                None => {
-                    // Only a bullet or a `1.` may interrupt a paragraph;
-                    // `2.` there is more of the paragraph's text.
-                    let interrupts = matches!(marker, Marker::Bullet(_)) || number == Some(1);
-                    if previous == Previous::Paragraph && !interrupts {
-                        self.simple = false;
-                    } else {
-                        self.open_list(marker, number, start);
-                    }
-                }
-            },
+            Some(Line::Paragraph { indented }) => {
+                self.previous = Previous::Paragraph;
+                self.paragraph(previous, indented, start)
+            }
+            Some(Line::Item {
+                indent: 0,
+                marker,
+                number,
+                content_column,
+            }) => {
+                self.previous = Previous::Item;
+                self.item(previous, marker, number, content_column, start)
+            }
+            Some(Line::Item {
+                indent,
+                marker,
+                number,
+                ..
+            }) => {
+                self.previous = Previous::SubItem;
+                self.sub_item(previous, indent, marker, number, start)
+            }
+        };
+    }
+
+    /// A paragraph line: whether the piece stays simple.
+    fn paragraph(&mut self, previous: Previous, indented: bool, start: usize) -> bool {
+        if self.open.is_none() {
+            return true;
         }
+        // Right after an item it continues the item's text (lazily);
+        // indented after a blank line, it may belong to the item. At the
+        // margin after a blank, it ends the list.
+        if matches!(previous, Previous::Item | Previous::SubItem) || indented {
+            return false;
+        }
+        self.close(start);
+        true
+    }
+
+    /// An item at the margin: whether the piece stays simple.
+    fn item(
+        &mut self,
+        previous: Previous,
+        marker: Marker,
+        number: Option<u64>,
+        content_column: usize,
+        start: usize,
+    ) -> bool {
+        let mark = Mark {
+            line: start,
+            marker_at: start,
+            nested: false,
+            marker,
+            number,
+        };
+        match &mut self.open {
+            Some(open) if open.marker == marker => {
+                open.content_column = content_column;
+                open.sub_marker = None;
+                self.marks.push(mark);
+                return true;
+            }
+            // Another kind of marker starts another list, even right
+            // after an item (its text is not continued by it).
+            Some(_) => self.close(start),
+            // Only a bullet or a `1.` may interrupt a paragraph; `2.`
+            // there is more of the paragraph's text.
+            None if previous == Previous::Paragraph && !interrupts(marker, number) => {
+                return false;
+            }
+            None => {}
+        }
+        self.open = Some(OpenList {
+            marker,
+            first_number: number,
+            first_item: self.marks.len(),
+            content_column,
+            sub_marker: None,
+        });
+        self.marks.push(mark);
+        true
+    }
+
+    /// An indented item: a sub-item of the open list's last item when it
+    /// starts where that item's text does; whether the piece stays simple.
+    fn sub_item(
+        &mut self,
+        previous: Previous,
+        indent: usize,
+        marker: Marker,
+        number: Option<u64>,
+        start: usize,
+    ) -> bool {
+        let Some(open) = self.open.as_mut() else {
+            return false;
+        };
+        if indent != open.content_column {
+            return false;
+        }
+        let fits = match (open.sub_marker, previous) {
+            // The sub-list goes on.
+            (Some(sub), Previous::SubItem | Previous::Blank) => sub == marker,
+            // A sub-list starts, right under the item's text (which only
+            // a bullet or `1.` may interrupt) or after a blank line.
+            (None, Previous::Item) => interrupts(marker, number),
+            (None, Previous::Blank) => true,
+            _ => false,
+        };
+        if fits {
+            open.sub_marker = Some(marker);
+            self.marks.push(Mark {
+                line: start,
+                marker_at: start + indent,
+                nested: true,
+                marker,
+                number,
+            });
+        }
+        fits
     }
 
     /// Ends the piece at byte `end` (the start of the heading line that
@@ -177,32 +282,48 @@ impl SimplePiece {
             let last_item = self
                 .closed
                 .get(k + 1)
-                .map_or(self.starts.len(), |next| next.first_item);
-            let items = self
-                .starts
+                .map_or(self.marks.len(), |next| next.first_item);
+            let marks = self
+                .marks
                 .get(list.first_item..last_item)
                 .unwrap_or_default();
-            let Some(&first) = items.first() else {
+            let Some(first) = marks.first() else {
                 continue;
             };
-            feed(&Event::Start(Tag::List(list.first_number)), first..list.end);
-            let ends = items.iter().skip(1).copied().chain([list.end]);
-            for (&item, item_end) in items.iter().zip(ends) {
-                feed(&Event::Start(Tag::Item), item..item_end);
-                feed(&Event::End(TagEnd::Item), item..item_end);
+            let list_range = first.marker_at..list.end;
+            feed(
+                &Event::Start(Tag::List(list.first_number)),
+                list_range.clone(),
+            );
+            // An item ends where the next one at its depth or above starts
+            // (its line), or where the list ends; a sub-list ends with its
+            // item.
+            let mut rest = marks;
+            while let Some((item, after)) = rest.split_first() {
+                let subs = after.iter().take_while(|m| m.nested).count();
+                let (children, next) = after.split_at(subs);
+                let item_end = next.first().map_or(list.end, |m| m.line);
+                feed(&Event::Start(Tag::Item), item.marker_at..item_end);
+                if let Some(first_sub) = children.first() {
+                    let sub_range = first_sub.marker_at..item_end;
+                    feed(
+                        &Event::Start(Tag::List(first_sub.number)),
+                        sub_range.clone(),
+                    );
+                    for (j, sub) in children.iter().enumerate() {
+                        let sub_end = children.get(j + 1).map_or(item_end, |m| m.line);
+                        feed(&Event::Start(Tag::Item), sub.marker_at..sub_end);
+                        feed(&Event::End(TagEnd::Item), sub.marker_at..sub_end);
+                    }
+                    let ordered = matches!(first_sub.marker, Marker::Ordered(_));
+                    feed(&Event::End(TagEnd::List(ordered)), sub_range);
+                }
+                feed(&Event::End(TagEnd::Item), item.marker_at..item_end);
+                rest = next;
             }
-            feed(&Event::End(TagEnd::List(list.ordered)), first..list.end);
+            feed(&Event::End(TagEnd::List(list.ordered)), list_range);
         }
         self.restart();
-    }
-
-    fn open_list(&mut self, marker: Marker, number: Option<u64>, start: usize) {
-        self.open = Some(OpenList {
-            marker,
-            first_number: number,
-            first_item: self.starts.len(),
-        });
-        self.starts.push(start);
     }
 
     /// Closes the open list: its last item (blank lines after it included)
@@ -219,6 +340,12 @@ impl SimplePiece {
     }
 }
 
+/// Whether an item with `marker` may interrupt a paragraph (CommonMark:
+/// a bullet, or an ordered item numbered 1).
+fn interrupts(marker: Marker, number: Option<u64>) -> bool {
+    matches!(marker, Marker::Bullet(_)) || number == Some(1)
+}
+
 /// What `line` is, if it is simple; `None` for anything else.
 fn classify(line: &str) -> Option<Line> {
     let bytes = line.as_bytes();
@@ -230,6 +357,9 @@ fn classify(line: &str) -> Option<Line> {
             indented: bytes.first() == Some(&b' '),
         });
     }
+    let indent = bytes.iter().take_while(|&&b| b == b' ').count();
+    let item = line.get(indent..)?;
+    let bytes = item.as_bytes();
     let (marker, number, marker_len) = match bytes.first()? {
         &b @ (b'-' | b'*' | b'+') => (Marker::Bullet(b), None, 1),
         b if b.is_ascii_digit() => {
@@ -238,12 +368,12 @@ fn classify(line: &str) -> Option<Line> {
             if digits > 9 {
                 return None;
             }
-            let number = line.get(..digits)?.parse().ok()?;
+            let number = item.get(..digits)?.parse().ok()?;
             (Marker::Ordered(delimiter), Some(number), digits + 1)
         }
         _ => return None,
     };
-    let after = line.get(marker_len..)?;
+    let after = item.get(marker_len..)?;
     let gap = after.bytes().take_while(|&b| b == b' ').count();
     // One to four spaces, then a paragraph's first character: the item is
     // one paragraph (five spaces would make it indented code; a tab, a
@@ -253,7 +383,12 @@ fn classify(line: &str) -> Option<Line> {
         && !line.contains('\t')
         && !content.starts_with(' ')
         && is_paragraph_line(content);
-    one_paragraph.then_some(Line::Item(marker, number))
+    one_paragraph.then_some(Line::Item {
+        indent,
+        marker,
+        number,
+        content_column: indent + marker_len + gap,
+    })
 }
 
 /// Whether `line` (a whole line without its ending) can only be a line of
@@ -321,6 +456,32 @@ mod tests {
     }
 
     #[test]
+    fn sub_items_under_an_items_text_make_a_sub_list() {
+        // What pulldown-cmark gives for the same text.
+        let events: Vec<String> = lists("1. a\n   1. b\n   2. c\n2. d\n")
+            .into_iter()
+            .map(|(event, range)| format!("{event} {range:?}"))
+            .collect();
+        assert_eq!(
+            events,
+            [
+                "Start(List(Some(1))) 0..26",
+                "Start(Item) 0..21",
+                "Start(List(Some(1))) 8..21",
+                "Start(Item) 8..13",
+                "End(Item) 8..13",
+                "Start(Item) 16..21",
+                "End(Item) 16..21",
+                "End(List(true)) 8..21",
+                "End(Item) 0..21",
+                "Start(Item) 21..26",
+                "End(Item) 21..26",
+                "End(List(true)) 0..26",
+            ]
+        );
+    }
+
+    #[test]
     fn a_changed_delimiter_after_a_blank_line_starts_a_list() {
         let events = lists("1. a\n\n3) b\n");
         assert_eq!(events[0], ("Start(List(Some(1)))".to_owned(), 0..6));
@@ -336,6 +497,10 @@ mod tests {
             "x\n2. not a list\n",
             "- [ ] task\n",
             "- - nested\n",
+            "1. a\n   2. b\n",
+            "- a\n  - b\n    - c\n",
+            "- a\n   - b\n",
+            "- a\n  - b\ncontinued\n",
             "-\tTabbed\n",
             "| a | b |\n",
             "    code\n",

@@ -5,8 +5,8 @@
 //! before it, so the parse of the text before a heading does not depend on
 //! what follows; each piece is parsed once, when the heading that ends it is
 //! complete, and its events go to the same readers a whole-text parse
-//! feeds. A piece of paragraphs and flat lists of one-line items (most of
-//! a model's answer) needs no parse: its lines tell its lists, which go to
+//! feeds. A piece of paragraphs and lists of one-line items (most of a
+//! model's answer) needs no parse: its lines tell its lists, which go to
 //! the readers as the parser's events would (see `simple_piece`). A line that only looks like a heading (a `# comment` in code) is
 //! checked by the parser and found not to be one; such checks are budgeted
 //! so that hostile input stays linear.
@@ -127,7 +127,7 @@ pub struct MarkdownStream {
     /// headings there are checked by the parser.
     unsure_in_piece: bool,
     /// The open piece read line by line while it holds only paragraphs and
-    /// flat lists of one-line items: a plain heading that ends such a piece
+    /// lists of one-line items: a plain heading that ends such a piece
     /// is read, with the piece's lists, without a parser.
     simple: SimplePiece,
     /// A link reference definition (`[a]: /url`) may be used anywhere in

@@ -158,9 +158,10 @@ fn paragraph_document() -> impl Strategy<Value = String> {
         .prop_map(|lines| lines.into_iter().map(|(l, e)| l + e).collect())
 }
 
-/// Lists on the edge of what the stream reads without a parser: items of
-/// every marker, number, gap and first character, next to paragraphs,
-/// indented and lazy continuation lines, blank-looking lines and headings.
+/// Lists on the edge of what the stream reads without a parser: items and
+/// sub-items of every marker, number, gap, indentation and first
+/// character, next to paragraphs, indented and lazy continuation lines,
+/// blank-looking lines and headings.
 fn list_document() -> impl Strategy<Value = String> {
     let item = (
         prop::sample::select(vec![
@@ -197,8 +198,18 @@ fn list_document() -> impl Strategy<Value = String> {
         ]),
     )
         .prop_map(|(marker, gap, text)| format!("{marker}{gap}{text}"));
+    let sub_item = (
+        1usize..=5,
+        prop::sample::select(vec!["-", "*", "1.", "2.", "1)"]),
+        prop::sample::select(vec![" ", " ", "  ", "\t"]),
+        prop::sample::select(vec!["b", "sub item", "- deeper", "", "*x*"]),
+    )
+        .prop_map(|(indent, marker, gap, text)| {
+            format!("{}{marker}{gap}{text}", " ".repeat(indent))
+        });
     let line = prop_oneof![
         4 => item,
+        3 => sub_item,
         2 => prop::sample::select(vec!["", "", " ", "\t", "\u{a0}"]).prop_map(String::from),
         1 => "[a-z]{1,8}( [a-z]{1,5})?".prop_map(String::from),
         2 => (1usize..=5, "[a-z]{1,6}").prop_map(|(n, t)| format!("{}{t}", " ".repeat(n))),
