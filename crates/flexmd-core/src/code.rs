@@ -157,13 +157,16 @@ pub struct FenceOpening<'a> {
 impl FenceOpening<'_> {
     /// Whether `line` (without its line ending) closes this fence: up to
     /// three spaces, at least as many of the same character, then only
-    /// blanks.
+    /// spaces. A tab after the run leaves the fence open, as the Markdown
+    /// parser flexmd uses reads it (the line stays code).
     ///
     /// ```
     /// let open = flexmd_core::fence_opening("```json").unwrap();
     /// assert!(open.closed_by("````"));
+    /// assert!(open.closed_by("```  "));
     /// assert!(!open.closed_by("``"));
     /// assert!(!open.closed_by("~~~"));
+    /// assert!(!open.closed_by("```\t"));
     /// ```
     pub fn closed_by(&self, line: &str) -> bool {
         let indent = line.len() - line.trim_start_matches(' ').len();
@@ -174,8 +177,8 @@ impl FenceOpening<'_> {
             && rest
                 .get(run..)
                 .unwrap_or_default()
-                .trim_matches([' ', '\t'])
-                .is_empty()
+                .bytes()
+                .all(|b| b == b' ')
     }
 }
 

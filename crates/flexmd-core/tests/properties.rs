@@ -29,6 +29,8 @@ fn atx_line() -> impl Strategy<Value = String> {
         Just("> # quoted".to_owned()),
         Just("```".to_owned()),
         Just("~~~~".to_owned()),
+        Just("```\t".to_owned()),
+        Just("~~~~  ".to_owned()),
         Just("    # code".to_owned()),
         Just("<div>".to_owned()),
         Just("| a | b |".to_owned()),

@@ -15,3 +15,23 @@ fn r001_body_rows_are_padded_to_a_wide_header() {
     assert_eq!(tables[0].columns, ["", "step", "owner"]);
     assert_eq!(tables[0].rows, [vec!["b", "", ""]]);
 }
+
+/// 2. A closing fence followed by a tab: the parser leaves the fence open
+///    (the `#` lines after it are code), but the stream's line scanner took
+///    the fence as closed and read them as headings (fuzz target
+///    `stream_answer`).
+#[test]
+fn r002_a_tab_after_a_closing_fence_leaves_it_open_in_a_stream_too() {
+    let text = "```\n```\t\n#\n#";
+    let whole = flexmd_core::read_markdown(text);
+    assert!(whole.outline.nodes.is_empty());
+    let code: Vec<(usize, usize)> = whole.code_blocks.iter().map(|r| (r.start, r.end)).collect();
+    assert_eq!(code, [(0, 12)]);
+    for chunk in 1..=text.len() {
+        let mut stream = flexmd_core::MarkdownStream::new();
+        for piece in text.as_bytes().chunks(chunk) {
+            stream.push(std::str::from_utf8(piece).unwrap_or_default());
+        }
+        assert_eq!(stream.finish().1, whole, "in {chunk}-byte chunks");
+    }
+}
