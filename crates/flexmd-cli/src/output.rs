@@ -74,19 +74,19 @@ pub(crate) fn print(text: &str) -> Result<(), CliError> {
 /// `--compact`) and a final newline, streamed (a 100 MB value is not built
 /// as a string first).
 pub(crate) fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), CliError> {
+    write_json(value, !COMPACT.get().copied().unwrap_or(false))
+}
+
+/// Writes `value` to stdout as JSON, indented or on one line, then a
+/// newline, serialised straight to the output.
+fn write_json<T: serde::Serialize + ?Sized>(value: &T, pretty: bool) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = if COMPACT.get().copied().unwrap_or(false) {
-        serde_json::to_writer(&mut out, value)
-    } else {
+    let written = if pretty {
         serde_json::to_writer_pretty(&mut out, value)
+    } else {
+        serde_json::to_writer(&mut out, value)
     };
-    written.map_err(|e| {
-        if e.is_io() {
-            CliError::Stdout(std::io::Error::from(e))
-        } else {
-            CliError::Serialize(e)
-        }
-    })?;
+    written.map_err(json_error)?;
     out.write_all(b"\n")
         .and_then(|()| out.flush())
         .map_err(CliError::Stdout)
@@ -181,17 +181,7 @@ pub(crate) fn labelled_array(entries: &[(&str, serde_json::Value, String)]) -> S
 /// the output (for a line that may be long: a stream's `finished` event
 /// holds the whole result).
 pub(crate) fn write_json_line<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    serde_json::to_writer(&mut out, value).map_err(|e| {
-        if e.is_io() {
-            CliError::Stdout(std::io::Error::from(e))
-        } else {
-            CliError::Serialize(e)
-        }
-    })?;
-    out.write_all(b"\n")
-        .and_then(|()| out.flush())
-        .map_err(CliError::Stdout)
+    write_json(value, false)
 }
 
 /// Writes `value` as one line of JSON (for JSON Lines output).

@@ -362,6 +362,20 @@ fn assert_prefixes(
     Ok(())
 }
 
+/// The stream's end equals one parse of `s` cut at `cuts`, spans included,
+/// and its headings after every push are a prefix of the final ones.
+fn streams_as_one_parse(s: &str, cuts: &[usize]) -> Result<(), TestCaseError> {
+    let whole = flexmd_core::read_markdown(s);
+    let (seen, streamed) = stream_in_pieces(s, cuts);
+    // Debug shows every span too: positions must agree, not only content.
+    prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
+    // A later link definition may turn a heading's `[a]` into a link.
+    if !s.contains("]:") {
+        assert_prefixes(&seen, &whole)?;
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -370,14 +384,7 @@ proptest! {
         s in any_markdown(),
         cuts in proptest::collection::vec(any::<usize>(), 0..12),
     ) {
-        let whole = flexmd_core::read_markdown(&s);
-        let (seen, streamed) = stream_in_pieces(&s, &cuts);
-        // Debug shows every span too: positions must agree, not only content.
-        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
-        // A later link definition may turn a heading's `[a]` into a link.
-        if !s.contains("]:") {
-            assert_prefixes(&seen, &whole)?;
-        }
+        streams_as_one_parse(&s, &cuts)?;
     }
 
     #[test]
@@ -385,21 +392,13 @@ proptest! {
         s in paragraph_document(),
         cuts in proptest::collection::vec(any::<usize>(), 0..12),
     ) {
-        let whole = flexmd_core::read_markdown(&s);
-        let (seen, streamed) = stream_in_pieces(&s, &cuts);
-        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
-        if !s.contains("]:") {
-            assert_prefixes(&seen, &whole)?;
-        }
+        streams_as_one_parse(&s, &cuts)?;
     }
 
     #[test]
     fn a_stream_one_character_at_a_time_reads_what_one_parse_reads(s in atx_document()) {
-        let whole = flexmd_core::read_markdown(&s);
         let cuts: Vec<usize> = s.char_indices().map(|(i, _)| i).collect();
-        let (seen, streamed) = stream_in_pieces(&s, &cuts);
-        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
-        assert_prefixes(&seen, &whole)?;
+        streams_as_one_parse(&s, &cuts)?;
     }
 }
 
@@ -408,23 +407,17 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(4096))]
 
     #[test]
-    fn a_stream_reads_flat_lists_as_one_parse_does(
+    fn a_stream_reads_lists_as_one_parse_does(
         s in list_document(),
         cuts in proptest::collection::vec(any::<usize>(), 0..12),
     ) {
-        let whole = flexmd_core::read_markdown(&s);
-        let (seen, streamed) = stream_in_pieces(&s, &cuts);
-        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
-        assert_prefixes(&seen, &whole)?;
+        streams_as_one_parse(&s, &cuts)?;
     }
 
     #[test]
-    fn a_stream_one_character_at_a_time_reads_flat_lists_as_one_parse_does(s in list_document()) {
-        let whole = flexmd_core::read_markdown(&s);
+    fn a_stream_one_character_at_a_time_reads_lists_as_one_parse_does(s in list_document()) {
         let cuts: Vec<usize> = s.char_indices().map(|(i, _)| i).collect();
-        let (seen, streamed) = stream_in_pieces(&s, &cuts);
-        prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
-        assert_prefixes(&seen, &whole)?;
+        streams_as_one_parse(&s, &cuts)?;
     }
 }
 
