@@ -311,14 +311,14 @@ impl MarkdownStream {
             }
             return;
         }
-        // The first line's byte order mark is not part of the piece.
-        let in_piece = self
-            .text
-            .get(start.max(self.piece_start)..next)
-            .unwrap_or_default()
-            .trim_end_matches(['\n', '\r']);
         let simple_before = self.simple.is_simple();
-        self.simple.read_line(in_piece, start.max(self.piece_start));
+        if simple_before {
+            // The first line's byte order mark is not part of the piece.
+            let from = start.max(self.piece_start);
+            let line = self.text.get(from..next).unwrap_or_default();
+            self.simple
+                .read_line(line.trim_end_matches(['\n', '\r']), from);
+        }
         if let Some(FenceOpening { marker, len, .. }) = fence_opening(content) {
             let fence = Fence { marker, len };
             // Only a fence at the top level hides headings: not one inside

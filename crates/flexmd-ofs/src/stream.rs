@@ -1233,21 +1233,10 @@ fn name_of(names: &[Arc<str>], i: usize) -> Arc<str> {
 /// The JSON Pointer of item `n` of section `i`, from the sections' pointers.
 fn item_path(pointers: &[String], i: usize, n: usize) -> String {
     let prefix = pointers.get(i).map_or("", String::as_str);
-    // The digits by hand: `write!` through the formatter cost more than
-    // the rest of sending an item.
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    for slot in digits.iter_mut().rev() {
-        // `rest % 10` is a digit: the cast cannot truncate.
-        *slot = b'0' + (rest % 10) as u8;
-        at -= 1;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    let digits = std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or_default();
+    // `itoa`, not `write!`: the formatter cost more than the rest of
+    // sending an item.
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(n);
     let mut path = String::with_capacity(prefix.len() + digits.len());
     path.push_str(prefix);
     path.push_str(digits);
