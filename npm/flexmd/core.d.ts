@@ -13,7 +13,7 @@ export {
   type DetectedKind, type DetectedObject, type ParseAnyResult, type RepairKind, type Repair, type FoundJson,
   type FindJsonOptions,
   // errors
-  FlexmdError, SpecError, SchemaError, ArgumentError, ToolCallError, ArtifactError, PanicError,
+  FlexmdError, SpecError, SchemaError, ArgumentError, ToolCallError, ArtifactError, ValidationError, PanicError,
   // functions
   parseFlexMd, stringifyFlexMd, parseOutputFormatSpec, stringifyOutputFormatSpec, enrichInstructions, prompt,
   makeDefaultOfs, jsonSchema, buildOutline, renderOutline, validateOutput, extractOutput, check, detectObjects,

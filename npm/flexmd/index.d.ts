@@ -270,6 +270,8 @@ export interface SchemaChange {
   pointer: string;
   from?: unknown;
   to: unknown;
+  /** Inside an `anyOf`/`oneOf`: the branch the coercion was made for (`anyOf/0`). */
+  branch?: string;
 }
 
 /** The result of a validation: the data when valid, else the violations. */
@@ -323,10 +325,66 @@ export class SchemaValidator {
   generateHints(errors: SchemaViolation[], schema: string | JsonSchema): SchemaHint[];
   /** Finds the JSON in an answer, repairs it and validates it (coercion and defaults on by default). */
   validateText(text: string, schema: string | JsonSchema, options?: ValidateTextOptions): ValidationResult;
+  /** The value in an answer that fits the schema best, fitted to it (`flexmd json --schema S --repairs`); `null` when nothing fits. */
+  findJsonAs(text: string, schema: string | JsonSchema, options?: FindJsonAsOptions): FittedJson | null;
 }
 
 /** The process's one SchemaValidator. */
 export function getValidator(): SchemaValidator;
+
+/**
+ * The value in `text` that fits `schema` (a predefined schema's name or a
+ * JSON Schema object) best, fitted to it: keys in another case renamed,
+ * enum values matched in any case, `"yes"`, `"1,234"`, `"45%"` read as the
+ * schema asks, defaults filled — through `anyOf`/`oneOf` too. `null` when
+ * nothing in the text fits at all. Throws `ValidationError` for an enum
+ * value several values could be, `SchemaError` for a schema that does not
+ * compile.
+ */
+export function findJsonAs(text: string, schema: string | JsonSchema, options?: FindJsonAsOptions): FittedJson | null;
+
+export interface FindJsonAsOptions {
+  /** `strict`: repairs only; `standard` (default): repairs, coercions, defaults; `salvage`: also drop what still violates. */
+  preset?: "strict" | "standard" | "salvage";
+}
+
+/** A rule that changed a value to fit the schema. */
+export type CoercionRule =
+  | "enum_case" | "enum_prefix" | "wrap_in_array" | "unwrap_array" | "number_from_string"
+  | "integer_from_float" | "boolean_from_string" | "to_string" | "json_text" | "key_case"
+  | "drop_unknown_key" | "default";
+
+/** One change made to fit the schema. */
+export interface Coercion {
+  /** JSON Pointer into the result (for a dropped key: where it was). */
+  pointer: string;
+  rule: CoercionRule;
+  before?: unknown;
+  after?: unknown;
+  cost: number;
+  /** Inside an `anyOf`/`oneOf`: the branch chosen (`anyOf/0`). */
+  branch?: string;
+}
+
+/** What `findJsonAs` found and did. */
+export interface FittedJson {
+  value: unknown;
+  valid: boolean;
+  errors: SchemaViolation[];
+  candidate: "json" | "markdown_sections" | "raw_answer";
+  /** UTF-16 offsets: `text.slice(start, end)` is the candidate. */
+  start: number;
+  end: number;
+  source?: FoundJson["source"];
+  method?: FoundJson["method"];
+  repairs: Repair[];
+  coercions: Coercion[];
+  /** `salvage`: what was left out. */
+  dropped?: { pointer: string; value: unknown; reason: string }[];
+  cost: number;
+  candidates: number;
+  preset: "strict" | "standard" | "salvage";
+}
 
 // ---- Artifacts and tools ----------------------------------------------------
 
@@ -479,6 +537,8 @@ export class ArgumentError extends FlexmdError {}
 export class ToolCallError extends FlexmdError {}
 /** An artifact whose content is not the kind asked for. */
 export class ArtifactError extends FlexmdError {}
+/** Data that cannot be made to fit a schema without a guess (`code` `schema::ambiguous_enum`). */
+export class ValidationError extends FlexmdError {}
 /** A bug in flexmd stopped the call; the module keeps working. */
 export class PanicError extends FlexmdError {}
 

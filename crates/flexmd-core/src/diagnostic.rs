@@ -46,6 +46,21 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Moves the span and column into `offsets`' unit (a binding's string
+    /// indices: code points for Python, UTF-16 units for JavaScript).
+    ///
+    /// ```
+    /// use flexmd_core::{Diagnostic, LineIndex, Severity, TextOffsets};
+    /// let text = "é\n😀 x";
+    /// let mut d = Diagnostic::new("demo::x", Severity::Warning, "x", 8..9, &LineIndex::new(text));
+    /// d.reindex(&TextOffsets::utf16(text));
+    /// assert_eq!((d.span, d.column), (5..6, 4)); // é is 1 unit, 😀 2
+    /// ```
+    pub fn reindex(&mut self, offsets: &crate::TextOffsets<'_>) {
+        self.column = offsets.column(self.span.start);
+        self.span = offsets.range(self.span.clone());
+    }
+
     /// A diagnostic at `span`, with its line and column looked up in `index`.
     pub fn new(
         code: impl Into<String>,

@@ -33,6 +33,12 @@ pub fn json_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
     })
 }
 
+/// How deep flexmd lets JSON data nest: what `serde_json` parses by
+/// default, what the JSON finder repairs, what schema validation walks, and
+/// what the Python and JavaScript bindings take from their callers' data
+/// (deeper data is an error there, never a stack overflow).
+pub const MAX_JSON_DEPTH: usize = 128;
+
 /// The most values (the root, every array element and every object member,
 /// containers included) that flexmd builds from one JSON text. A parsed
 /// value costs 100–300 bytes of memory whatever its text (an `[1]` is three

@@ -17,6 +17,8 @@
 //!   [`json_values_exceed`] and [`MAX_JSON_VALUES`]: the size guard run before
 //!   any JSON parser builds a tree.
 //! - [`Diagnostic`], [`Parsed`]: lenient results with what was noticed.
+//! - [`TextOffsets`]: byte offsets as the indices a binding's language uses
+//!   (UTF-16 units for JavaScript, code points for Python).
 //! - [`decode_utf8`], [`LineIndex`], [`Error`]: turning input bytes into
 //!   text and byte offsets into `line:column` ([`LineStarts`]: the same
 //!   index, grown as a stream's text arrives).
@@ -48,6 +50,7 @@ mod list;
 mod markdown;
 mod meta;
 pub mod model;
+mod offsets;
 mod outline;
 mod parts;
 mod simple_piece;
@@ -58,10 +61,11 @@ mod text;
 pub use code::{CodeBlock, FenceOpening, code_blocks, fence_opening, front_matter};
 pub use diagnostic::{Diagnostic, Parsed, Severity};
 pub use error::{Error, LineIndex, LineStarts, decode_utf8};
-pub use json::{MAX_JSON_VALUES, json_nesting_exceeds, json_values_exceed};
+pub use json::{MAX_JSON_DEPTH, MAX_JSON_VALUES, json_nesting_exceeds, json_values_exceed};
 pub use list::{MAX_LIST_DEPTH, TopLevelList, parse_list};
 pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split_meta_list};
 pub use model::*;
+pub use offsets::{OffsetUnit, TextOffsets};
 pub use outline::{build_outline, render_outline};
 pub use parts::{MarkdownParts, read_markdown};
 pub use stream::{MarkdownStream, StreamHeading};

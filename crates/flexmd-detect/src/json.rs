@@ -439,6 +439,28 @@ pub struct FoundJson {
     pub in_reasoning: bool,
 }
 
+impl FoundJson {
+    /// Moves `start`, `end` and every repair's offset into `offsets`' unit
+    /// (a binding's string indices: code points for Python, UTF-16 units
+    /// for JavaScript), so `text[start:end]` is the value's text there.
+    ///
+    /// ```
+    /// use flexmd_core::TextOffsets;
+    /// let text = "Voilà : {\"a\": 1,}";
+    /// let mut found = flexmd_detect::find_json(text).unwrap();
+    /// found.reindex(&TextOffsets::code_points(text));
+    /// let chars: Vec<char> = text.chars().collect();
+    /// assert_eq!(chars[found.start..found.end].iter().collect::<String>(), "{\"a\": 1,}");
+    /// ```
+    pub fn reindex(&mut self, offsets: &flexmd_core::TextOffsets<'_>) {
+        self.start = offsets.index(self.start);
+        self.end = offsets.index(self.end);
+        for repair in &mut self.repairs {
+            repair.offset = offsets.index(repair.offset);
+        }
+    }
+}
+
 /// Why [`find_json`] chose the value it returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]

@@ -50,6 +50,15 @@ pub struct DetectedObject {
     pub unclosed: bool,
 }
 
+impl DetectedObject {
+    /// Moves `start` and `end` into `offsets`' unit (a binding's string
+    /// indices: code points for Python, UTF-16 units for JavaScript).
+    pub fn reindex(&mut self, offsets: &flexmd_core::TextOffsets<'_>) {
+        self.start = offsets.index(self.start);
+        self.end = offsets.index(self.end);
+    }
+}
+
 /// Every object in `text`, sorted by start and never overlapping.
 ///
 /// Fences are found by the Markdown parser (` ``` ` and `~~~`, longer

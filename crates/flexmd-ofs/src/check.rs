@@ -38,6 +38,13 @@ pub struct Issue {
 }
 
 impl Issue {
+    /// Moves the span and column into `offsets`' unit (a binding's string
+    /// indices: code points for Python, UTF-16 units for JavaScript).
+    pub fn reindex(&mut self, offsets: &flexmd_core::TextOffsets<'_>) {
+        self.column = offsets.column(self.span.start);
+        self.span = offsets.range(self.span.clone());
+    }
+
     /// An issue at `span`, whose start is at `(line, column)`.
     pub(crate) fn at(
         code: &str,
@@ -166,6 +173,13 @@ impl schemars::JsonSchema for Report {
 }
 
 impl Report {
+    /// Every issue's span and column in `offsets`' unit ([`Issue::reindex`]).
+    pub fn reindex(&mut self, offsets: &flexmd_core::TextOffsets<'_>) {
+        for issue in self.errors.iter_mut().chain(self.warnings.iter_mut()) {
+            issue.reindex(offsets);
+        }
+    }
+
     /// This report with its warnings counted as errors: any leniency used
     /// to read the answer makes it invalid.
     ///

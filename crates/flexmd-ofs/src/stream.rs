@@ -108,6 +108,16 @@ pub enum StreamEvent {
     Violation(Issue),
 }
 
+impl StreamEvent {
+    /// A violation's span and column in `offsets`' unit (over the whole
+    /// text pushed so far); the other events carry no offsets.
+    pub fn reindex(&mut self, offsets: &flexmd_core::TextOffsets<'_>) {
+        if let Self::Violation(issue) = self {
+            issue.reindex(offsets);
+        }
+    }
+}
+
 /// The end of a stream: the events only the whole answer decides, and the
 /// same report and extracted result as [`check`](crate::check).
 #[derive(Debug, Clone, PartialEq)]
@@ -124,6 +134,16 @@ pub struct StreamFinish {
 }
 
 impl StreamFinish {
+    /// Every offset of the events and the report in `unit` (a binding's
+    /// string indices into the whole answer).
+    pub fn reindex(&mut self, unit: flexmd_core::OffsetUnit) {
+        let offsets = flexmd_core::TextOffsets::new(&self.text, unit);
+        for event in &mut self.events {
+            event.reindex(&offsets);
+        }
+        self.report.reindex(&offsets);
+    }
+
     /// The last line of `flexmd extract --stream`: `{"event": "finished",
     /// "report": ..., "result": ...}` with the [`Report`] and the
     /// [`ExtractedResult`] (or, with `as_json`, the plain object of

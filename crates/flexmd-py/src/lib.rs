@@ -10,14 +10,16 @@ use flexmd_artifact::{
     Artifact, ArtifactError, Encoding, FileReader, GrepFlags, MemoryReader, ReadAs, ToolCall,
     forge_tools, tool_calls,
 };
-use flexmd_core::{FlexDocument, MetaTypeMode, OutputFormatSpec};
+use flexmd_core::{FlexDocument, MetaTypeMode, OutputFormatSpec, TextOffsets};
 use flexmd_frames::{HeaderStyle, ParseOptions, StringifyOptions};
 use flexmd_schema::{Expected, Model, ModelError, Registry, Retrier, RetryError, TransformOptions};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
-use pythonize::{depythonize, pythonize};
+use pythonize::pythonize;
+
+mod convert;
 use serde_json::Value;
 
 /// Inputs from this many bytes on are parsed with the GIL released: below
@@ -39,13 +41,16 @@ fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound
     pythonize(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// A Python value (dict, list, str, number, bool, None) as JSON.
+/// A Python value (dict, list, str, number, bool, None) as JSON; data
+/// nested deeper than the library reads is a `NestingError`, never a crash.
 fn to_json(value: &Bound<'_, PyAny>) -> PyResult<Value> {
-    depythonize(value).map_err(|e| {
-        PyTypeError::new_err(format!(
-            "not JSON data (dicts with string keys, lists, strings, numbers, booleans, None): {e}"
-        ))
-    })
+    convert::python_to_json(value).map_err(|e| e.into_err(value.py(), "the data"))
+}
+
+/// A Python value as `T` (through its JSON), `what` naming it in errors.
+fn from_py<T: serde::de::DeserializeOwned>(value: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    let json = convert::python_to_json(value).map_err(|e| e.into_err(value.py(), what))?;
+    serde_json::from_value(json).map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
 }
 
 /// The exception class `name` of `flexmd._errors`.
@@ -162,8 +167,10 @@ fn find_json<'py>(
     repairs: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     if all {
-        let found = parse(py, text, flexmd_detect::find_all_json);
+        let mut found = parse(py, text, flexmd_detect::find_all_json);
         if repairs {
+            let offsets = TextOffsets::code_points(text);
+            found.iter_mut().for_each(|f| f.reindex(&offsets));
             return to_py(py, &found);
         }
         let values: Vec<&Value> = found.iter().map(|f| &f.value).collect();
@@ -171,23 +178,49 @@ fn find_json<'py>(
     }
     let found = parse(py, text, flexmd_detect::find_json);
     if repairs {
+        let found = found.map(|mut f| {
+            f.reindex(&TextOffsets::code_points(text));
+            f
+        });
         to_py(py, &found)
     } else {
         to_py(py, &found.map(|f| f.value))
     }
 }
 
+/// Diagnostics of `text` with their spans and columns in code points.
+fn in_code_points(
+    text: &str,
+    mut notes: Vec<flexmd_core::Diagnostic>,
+) -> Vec<flexmd_core::Diagnostic> {
+    if !notes.is_empty() {
+        let offsets = TextOffsets::code_points(text);
+        notes.iter_mut().for_each(|d| d.reindex(&offsets));
+    }
+    notes
+}
+
+/// A report on `answer` with its spans and columns in code points.
+fn report_in_code_points(answer: &str, mut report: flexmd_ofs::Report) -> flexmd_ofs::Report {
+    if !(report.errors.is_empty() && report.warnings.is_empty()) {
+        report.reindex(&TextOffsets::code_points(answer));
+    }
+    report
+}
+
 // ---- frames and detection -----------------------------------------------
 
-/// A value, or with `diagnostics` the pair (value, diagnostics).
+/// A value, or with `diagnostics` the pair (value, diagnostics), their
+/// spans in code points of `text`.
 fn with_diagnostics<'py, T: serde::Serialize>(
     py: Python<'py>,
+    text: &str,
     parsed: &flexmd_core::Parsed<T>,
     diagnostics: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let value = to_py(py, &parsed.value)?;
     if diagnostics {
-        let notes = to_py(py, &parsed.diagnostics)?;
+        let notes = to_py(py, &in_code_points(text, parsed.diagnostics.clone()))?;
         Ok((value, notes).into_pyobject(py)?.into_any())
     } else {
         Ok(value)
@@ -208,9 +241,7 @@ fn parse_flexmd<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let meta_type_mode = match (meta, meta_schema) {
         ("strings" | "schema", Some(schema)) => {
-            MetaTypeMode::Schema(depythonize(schema).map_err(|e| {
-                PyValueError::new_err(format!("meta_schema: a dict of key -> type: {e}"))
-            })?)
+            MetaTypeMode::Schema(from_py(schema, "meta_schema (a dict of key -> type)")?)
         }
         ("schema", None) => {
             return Err(PyValueError::new_err(
@@ -239,15 +270,14 @@ fn parse_flexmd<'py>(
             .unwrap_or(defaults.array_keys),
     };
     let parsed = parse(py, text, |t| flexmd_frames::parse(t, &options));
-    with_diagnostics(py, &parsed, diagnostics)
+    with_diagnostics(py, text, &parsed, diagnostics)
 }
 
 /// A FlexDocument (dict) written as FlexMD, as `flexmd frames stringify`.
 #[pyfunction]
 #[pyo3(signature = (document, heading_level = None))]
 fn stringify_flexmd(document: &Bound<'_, PyAny>, heading_level: Option<u8>) -> PyResult<String> {
-    let doc: FlexDocument = depythonize(document)
-        .map_err(|e| PyValueError::new_err(format!("not a FlexDocument: {e}")))?;
+    let doc: FlexDocument = from_py(document, "not a FlexDocument")?;
     let header_style = match heading_level {
         None => HeaderStyle::Bracket,
         Some(level @ 1..=6) => HeaderStyle::Heading(level),
@@ -266,7 +296,10 @@ fn stringify_flexmd(document: &Bound<'_, PyAny>, heading_level: Option<u8>) -> P
 /// The structured objects in any text, as `flexmd detect` prints them.
 #[pyfunction]
 fn detect_objects<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    to_py(py, &parse(py, text, flexmd_detect::detect_objects))
+    let mut objects = parse(py, text, flexmd_detect::detect_objects);
+    let offsets = TextOffsets::code_points(text);
+    objects.iter_mut().for_each(|o| o.reindex(&offsets));
+    to_py(py, &objects)
 }
 
 /// The best reading of any text, as `flexmd parse-any` prints it.
@@ -274,7 +307,7 @@ fn detect_objects<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny
 #[pyo3(signature = (text, diagnostics = false))]
 fn parse_any<'py>(py: Python<'py>, text: &str, diagnostics: bool) -> PyResult<Bound<'py, PyAny>> {
     let parsed = parse(py, text, flexmd_detect::parse_any);
-    with_diagnostics(py, &parsed, diagnostics)
+    with_diagnostics(py, text, &parsed, diagnostics)
 }
 
 /// The heading outline of Markdown, as `flexmd outline` prints it.
@@ -298,7 +331,7 @@ impl Spec {
         match flexmd_ofs::read_spec(text) {
             Ok(parsed) => Ok(Self {
                 spec: parsed.value,
-                warnings: parsed.diagnostics,
+                warnings: in_code_points(text, parsed.diagnostics),
             }),
             Err(e) => Err(spec_error(py, &e)),
         }
@@ -377,7 +410,8 @@ impl Spec {
     ) -> PyResult<Bound<'py, PyAny>> {
         let report = parse(py, answer, |a| {
             let report = flexmd_ofs::validate(a, &self.spec);
-            if strict { report.into_strict() } else { report }
+            let report = if strict { report.into_strict() } else { report };
+            report_in_code_points(a, report)
         });
         to_py(py, &report)
     }
@@ -425,7 +459,10 @@ impl Spec {
         let (report, value) = parse(py, answer, |a| {
             let (report, extracted) = flexmd_ofs::check(a, &self.spec, &options);
             let report = if strict { report.into_strict() } else { report };
-            (report, flexmd_ofs::to_json(&extracted, &self.spec))
+            (
+                report_in_code_points(a, report),
+                flexmd_ofs::to_json(&extracted, &self.spec),
+            )
         });
         Ok((to_py(py, &report)?, to_py(py, &value)?))
     }
@@ -504,7 +541,15 @@ impl StreamingExtractor {
     fn push<'py>(&self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
         let mut guard = self.stream.lock().map_err(|_| finished_error(py))?;
         let stream = guard.as_mut().ok_or_else(|| finished_error(py))?;
-        let events: Vec<flexmd_ofs::StreamEvent> = stream.push(text).collect();
+        let mut events: Vec<flexmd_ofs::StreamEvent> = stream.push(text).collect();
+        // Only violations carry offsets, into the whole answer so far.
+        if events
+            .iter()
+            .any(|e| matches!(e, flexmd_ofs::StreamEvent::Violation(_)))
+        {
+            let offsets = TextOffsets::code_points(stream.text());
+            events.iter_mut().for_each(|e| e.reindex(&offsets));
+        }
         to_py(py, &events)
     }
 
@@ -518,6 +563,7 @@ impl StreamingExtractor {
             if strict {
                 end.report = end.report.into_strict();
             }
+            end.reindex(flexmd_core::OffsetUnit::CodePoint);
             let mut events: Vec<Value> = end
                 .events
                 .iter()
@@ -595,7 +641,14 @@ impl PyStreamingJson {
     #[pyo3(signature = (repairs = false))]
     fn finish<'py>(&self, py: Python<'py>, repairs: bool) -> PyResult<Bound<'py, PyAny>> {
         let stream = take_stream(py, &self.stream)?;
-        let event = py.detach(move || stream.finish().finished_event(repairs));
+        let event = py.detach(move || {
+            let text = stream.text().to_owned();
+            let mut end = stream.finish();
+            if let Some(found) = &mut end.found {
+                found.reindex(&TextOffsets::code_points(&text));
+            }
+            end.finished_event(repairs)
+        });
         to_py(py, &event)
     }
 }
@@ -668,6 +721,74 @@ fn validate_report<'py>(
     Ok(report)
 }
 
+/// The value in `text` that fits `schema` best (a predefined schema's name,
+/// a JSON Schema dict, or a `Spec`), coerced to it: the report `flexmd json
+/// --schema S --repairs` prints. No candidate is `JSONNotFound`, an enum
+/// value several could be a `ValidationError`.
+#[pyfunction]
+#[pyo3(signature = (text, schema, preset = "standard"))]
+fn find_json_as<'py>(
+    py: Python<'py>,
+    text: &str,
+    schema: &Bound<'py, PyAny>,
+    preset: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let preset = match preset {
+        "strict" => flexmd_schema::Preset::Strict,
+        "standard" => flexmd_schema::Preset::Standard,
+        "salvage" => flexmd_schema::Preset::Salvage,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "preset must be \"strict\", \"standard\" or \"salvage\", not {other:?}"
+            )));
+        }
+    };
+    let spec = schema.cast::<Spec>().ok();
+    let value = match spec {
+        Some(_) => Value::Null,
+        None => schema_value(py, schema)?,
+    };
+    let target = match &spec {
+        Some(spec) => flexmd_schema::Target::Spec(&spec.get().spec),
+        None => flexmd_schema::Target::Schema(&value),
+    };
+    match parse(py, text, |t| registry().find_json_as(t, target, preset)) {
+        Ok(mut aligned) => {
+            aligned.reindex(&TextOffsets::code_points(text));
+            to_py(py, &aligned)
+        }
+        Err(flexmd_schema::AlignError::NoCandidate) => Err(flexmd_error(
+            py,
+            "JSONNotFound",
+            "no value in the text fits the schema: no JSON found and no section the schema names",
+            None,
+        )),
+        Err(flexmd_schema::AlignError::Schema(message)) => {
+            Err(flexmd_error(py, "SchemaError", message, None))
+        }
+        Err(e @ flexmd_schema::AlignError::AmbiguousEnum { .. }) => {
+            let flexmd_schema::AlignError::AmbiguousEnum { pointer, .. } = &e else {
+                return Err(PyValueError::new_err(e.to_string()));
+            };
+            let error = serde_json::json!({
+                "path": pointer.trim_start_matches('/').replace('/', "."),
+                "pointer": pointer,
+                "schemaPath": "",
+                "message": e.to_string(),
+                "code": "ambiguous_enum",
+            });
+            let attributes = PyDict::new(py);
+            attributes.set_item("errors", to_py(py, &vec![error])?)?;
+            Err(flexmd_error(
+                py,
+                "ValidationError",
+                e.to_string(),
+                Some(&attributes),
+            ))
+        }
+    }
+}
+
 /// How to fix each violation (dicts as `errors` lists them) of `schema`.
 #[pyfunction]
 fn hints<'py>(
@@ -675,8 +796,7 @@ fn hints<'py>(
     errors: &Bound<'py, PyAny>,
     schema: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let errors: Vec<flexmd_schema::Violation> = depythonize(errors)
-        .map_err(|e| PyValueError::new_err(format!("not a list of errors: {e}")))?;
+    let errors: Vec<flexmd_schema::Violation> = from_py(errors, "not a list of errors")?;
     let schema = schema_value(py, schema)?;
     to_py(py, &flexmd_schema::hints(&errors, &schema))
 }
@@ -1200,23 +1320,31 @@ impl ToolSet {
 /// objects (Pydantic models, as OpenAI's and Anthropic's are: read through
 /// `model_dump()`), or a list of any of these.
 fn call_data(value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    // A list of calls: each item one call (not lists again, so the walk
+    // stays one level deep whatever the caller nests).
+    let items: Option<Vec<Bound<'_, PyAny>>> =
+        if let Ok(items) = value.cast::<pyo3::types::PyList>() {
+            Some(items.iter().collect())
+        } else if let Ok(items) = value.cast::<pyo3::types::PyTuple>() {
+            Some(items.iter().collect())
+        } else {
+            None
+        };
+    match items {
+        Some(items) => items
+            .iter()
+            .map(one_call)
+            .collect::<PyResult<Vec<_>>>()
+            .map(Value::Array),
+        None => one_call(value),
+    }
+}
+
+/// One tool call: JSON text, a dict, or a provider SDK's object.
+fn one_call(value: &Bound<'_, PyAny>) -> PyResult<Value> {
     if let Ok(text) = value.cast::<PyString>() {
         return serde_json::from_str(&text.to_cow()?)
             .map_err(|e| PyValueError::new_err(format!("the call is not JSON: {e}")));
-    }
-    if let Ok(items) = value.cast::<pyo3::types::PyList>() {
-        return items
-            .iter()
-            .map(|item| call_data(&item))
-            .collect::<PyResult<Vec<_>>>()
-            .map(Value::Array);
-    }
-    if let Ok(items) = value.cast::<pyo3::types::PyTuple>() {
-        return items
-            .iter()
-            .map(|item| call_data(&item))
-            .collect::<PyResult<Vec<_>>>()
-            .map(Value::Array);
     }
     if !value.is_instance_of::<PyDict>() && value.hasattr("model_dump")? {
         return to_json(&value.call_method0("model_dump")?);
@@ -1270,6 +1398,7 @@ fn forge_tools_for(artifacts: Vec<Bound<'_, PyArtifact>>, format: &str) -> PyRes
 fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(find_json, m)?)?;
+    m.add_function(wrap_pyfunction!(find_json_as, m)?)?;
     m.add_function(wrap_pyfunction!(parse_flexmd, m)?)?;
     m.add_function(wrap_pyfunction!(stringify_flexmd, m)?)?;
     m.add_function(wrap_pyfunction!(detect_objects, m)?)?;

@@ -85,3 +85,35 @@ def flexmd_cli(cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Cli:
 
 def example_ids(paths: List[Path]) -> List[str]:
     return [str(p.relative_to(ROOT / "examples")) for p in paths]
+
+
+# Keys whose integer values are byte offsets in the CLI's JSON, and keys
+# that hold the user's data (which may have keys of those names).
+OFFSET_KEYS = ("start", "end", "offset")
+DATA_KEYS = ("value", "patches", "before", "after", "result", "data")
+
+
+def in_code_points(value: Any, text: str) -> Any:
+    """The CLI's JSON for `text` with its byte offsets (`start`, `end`,
+    `offset`, `span`) as code-point indices, the unit the Python API
+    returns: `text[start:end]` is then what they cover."""
+    to_index = {}
+    at = 0
+    for i, c in enumerate(text):
+        to_index[at] = i
+        at += len(c.encode("utf-8"))
+    to_index[at] = len(text)
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {
+                k: to_index[x]
+                if k in OFFSET_KEYS and type(x) is int
+                else (x if k in DATA_KEYS else walk(x))
+                for k, x in v.items()
+            }
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        return v
+
+    return walk(value)

@@ -107,6 +107,11 @@ pub struct Coercion {
     pub after: Option<Value>,
     /// What it costs (see [`CoercionRule::cost`]).
     pub cost: u32,
+    /// For a change made inside an `anyOf` or `oneOf`: the branch chosen
+    /// (`anyOf/0`), the one the value fits with the fewest violations, then
+    /// the lowest cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// A part left out by the `salvage` preset.
@@ -170,6 +175,19 @@ pub struct Aligned {
     pub candidates: usize,
     /// The preset that ran.
     pub preset: Preset,
+}
+
+impl Aligned {
+    /// Moves `start`, `end` and every repair's offset into `offsets`' unit
+    /// (a binding's string indices: code points for Python, UTF-16 units
+    /// for JavaScript).
+    pub fn reindex(&mut self, offsets: &flexmd_core::TextOffsets<'_>) {
+        self.start = offsets.index(self.start);
+        self.end = offsets.index(self.end);
+        for repair in &mut self.repairs {
+            repair.offset = offsets.index(repair.offset);
+        }
+    }
 }
 
 /// Why no value could be given.
@@ -291,6 +309,7 @@ impl Registry {
             return Err(AlignError::NoCandidate);
         }
         let count = candidates.len();
+        let branches = BranchJudge::new(schema, self.resources_shared());
         let mut best: Option<Aligned> = None;
         let mut ambiguity = None;
         for candidate in candidates {
@@ -299,6 +318,7 @@ impl Registry {
                 resources: self.resources(),
                 coercions: Vec::new(),
                 budget: 100_000,
+                branches: &branches,
             };
             let mut value = candidate.value;
             if preset != Preset::Strict
@@ -315,6 +335,7 @@ impl Registry {
                         before: None,
                         after: Some(change.to),
                         cost: CoercionRule::Default.cost(),
+                        branch: None,
                     });
                 }
             }
@@ -440,6 +461,29 @@ fn candidates(
     candidates
 }
 
+/// Whether a property's schema asks for an array: `type: array`, or a union
+/// (`anyOf`/`oneOf`, a type list) whose only non-null member is one
+/// (`Optional[list[str]]`).
+fn takes_array(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => return t == "array",
+        Some(Value::Array(types)) => {
+            return types.iter().any(|t| t == "array")
+                && types.iter().all(|t| t == "array" || t == "null");
+        }
+        _ => {}
+    }
+    let branches = ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|k| schema.get(*k).and_then(Value::as_array));
+    branches.is_some_and(|branches| {
+        let mut members = branches
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+        matches!((members.next(), members.next()), (Some(only), None) if takes_array(only))
+    })
+}
+
 /// Whether a schema may take a plain string at its root.
 fn takes_string(schema: &Value) -> bool {
     match schema.get("type") {
@@ -477,7 +521,7 @@ fn markdown_sections(
                 .iter()
                 .map(|(key, sub)| OfsSection {
                     name: title_of(key),
-                    kind: if sub.get("type").and_then(Value::as_str) == Some("array") {
+                    kind: if takes_array(sub) {
                         SectionKind::List
                     } else {
                         SectionKind::Prose
@@ -580,6 +624,8 @@ struct Aligner<'a> {
     coercions: Vec<Coercion>,
     /// Schema nodes left to visit: recursive `$ref`s stop when it runs out.
     budget: usize,
+    /// Judges which `anyOf`/`oneOf` branch a value fits.
+    branches: &'a BranchJudge<'a>,
 }
 
 impl Aligner<'_> {
@@ -596,6 +642,7 @@ impl Aligner<'_> {
             before,
             after,
             cost: rule.cost(),
+            branch: None,
         });
     }
 
@@ -623,6 +670,11 @@ impl Aligner<'_> {
                 self.align(sub, value, pointer, depth + 1)?;
             }
         }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(branches) = node.get(keyword).and_then(Value::as_array) {
+                self.align_branches(keyword, branches, value, pointer, depth)?;
+            }
+        }
         let types: Vec<&str> = match node.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
@@ -634,6 +686,10 @@ impl Aligner<'_> {
         if let Some(options) = node.get("enum").and_then(Value::as_array) {
             self.match_enum(options, value, pointer)?;
         }
+        // A `const` is an enum of one (Pydantic's `Literal["dog"]`).
+        if let Some(only) = node.get("const") {
+            self.match_enum(std::slice::from_ref(only), value, pointer)?;
+        }
         let drops = match value {
             Value::Object(map) => self.object_keys(node, map, pointer),
             _ => Vec::new(),
@@ -643,6 +699,55 @@ impl Aligner<'_> {
         })?;
         // Dropped keys are logged after the coercions inside the object.
         self.coercions.extend(drops);
+        Ok(())
+    }
+
+    /// Aligns `value` to each branch of an `anyOf`/`oneOf` in turn and keeps
+    /// the branch it then fits with the fewest violations, then the lowest
+    /// cost (the first on a tie): `Optional[int]`'s `"212"` becomes `212`
+    /// through `anyOf: [{type: integer}, {type: null}]`. A branch whose
+    /// enum is ambiguous for the value is passed over; when every branch
+    /// is, the value is left as it is.
+    fn align_branches(
+        &mut self,
+        keyword: &str,
+        branches: &[Value],
+        value: &mut Value,
+        pointer: &mut String,
+        depth: usize,
+    ) -> Result<(), AlignError> {
+        // (violations, cost, index, the value aligned, its coercions)
+        let mut best: Option<(usize, u32, usize, Value, Vec<Coercion>)> = None;
+        for (i, branch) in branches.iter().enumerate() {
+            let mut trial = value.clone();
+            let outer = std::mem::take(&mut self.coercions);
+            let result = self.align(branch, &mut trial, pointer, depth + 1);
+            let made = std::mem::replace(&mut self.coercions, outer);
+            if result.is_err() {
+                continue;
+            }
+            let violations = self.branches.violations(branch, &trial);
+            let cost = made.iter().fold(0u32, |sum, c| sum.saturating_add(c.cost));
+            let better = best
+                .as_ref()
+                .is_none_or(|(v, c, ..)| (violations, cost) < (*v, *c));
+            if better {
+                let perfect = violations == 0 && cost == 0;
+                best = Some((violations, cost, i, trial, made));
+                if perfect {
+                    break;
+                }
+            }
+        }
+        if let Some((_, _, i, trial, mut made)) = best {
+            *value = trial;
+            for change in &mut made {
+                change
+                    .branch
+                    .get_or_insert_with(|| format!("{keyword}/{i}"));
+            }
+            self.coercions.extend(made);
+        }
         Ok(())
     }
 
@@ -692,6 +797,7 @@ impl Aligner<'_> {
                         before: Some(v),
                         after: None,
                         cost: CoercionRule::DropUnknownKey.cost(),
+                        branch: None,
                     });
                 }
             }
@@ -810,6 +916,60 @@ impl Aligner<'_> {
 
     fn resolve(&self, target: &str) -> Option<Value> {
         resolve_ref(self.root, self.resources, target)
+    }
+}
+
+/// Counts how many violations a value has against one branch of an
+/// `anyOf`/`oneOf`, each branch compiled once (with the root's `$defs` and
+/// `definitions`, which its `$ref`s may point into).
+pub(crate) struct BranchJudge<'a> {
+    root: &'a Value,
+    resources: std::sync::Arc<HashMap<String, Value>>,
+    compiled: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<jsonschema::Validator>>>>,
+}
+
+impl<'a> BranchJudge<'a> {
+    pub(crate) fn new(root: &'a Value, resources: std::sync::Arc<HashMap<String, Value>>) -> Self {
+        Self {
+            root,
+            resources,
+            compiled: std::cell::RefCell::default(),
+        }
+    }
+
+    /// The violations of `value` against `branch` (at most
+    /// [`crate::MAX_ERRORS`]); a branch that cannot be compiled on its own
+    /// counts as that many.
+    fn violations(&self, branch: &Value, value: &Value) -> usize {
+        let Some(validator) = self.validator(branch) else {
+            return crate::MAX_ERRORS;
+        };
+        if crate::registry::too_deep(value, MAX_INSTANCE_DEPTH).is_some() {
+            return crate::MAX_ERRORS;
+        }
+        validator.iter_errors(value).take(crate::MAX_ERRORS).count()
+    }
+
+    fn validator(&self, branch: &Value) -> Option<std::rc::Rc<jsonschema::Validator>> {
+        let key = branch.to_string();
+        if let Some(known) = self.compiled.borrow().get(&key) {
+            return known.clone();
+        }
+        let mut standalone = branch.clone();
+        if let (Value::Object(map), Some(root)) = (&mut standalone, self.root.as_object()) {
+            for keyword in ["$defs", "definitions", "$schema"] {
+                if let Some(v) = root.get(keyword)
+                    && !map.contains_key(keyword)
+                {
+                    map.insert(keyword.to_owned(), v.clone());
+                }
+            }
+        }
+        let validator = crate::registry::compile(&standalone, None, &self.resources)
+            .ok()
+            .map(std::rc::Rc::new);
+        self.compiled.borrow_mut().insert(key, validator.clone());
+        validator
     }
 }
 

@@ -529,7 +529,7 @@ fn deeper_than(value: &Value, limit: usize) -> bool {
     }
 }
 
-fn compile(
+pub(crate) fn compile(
     schema: &Value,
     base: Option<&str>,
     resources: &Arc<HashMap<String, Value>>,

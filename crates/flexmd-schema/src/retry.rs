@@ -458,6 +458,7 @@ impl<'r> Retrier<'r> {
                         pointer: c.pointer.clone(),
                         from: c.before.clone(),
                         to: c.after.clone().unwrap_or(Value::Null),
+                        branch: c.branch.clone(),
                     })
                     .collect();
                 let index = flexmd_core::LineIndex::new(answer);

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use jsonschema::JsonType;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{JsonType, ValidationError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -38,6 +38,10 @@ pub struct Change {
     pub from: Option<Value>,
     /// The value after.
     pub to: Value,
+    /// For a coercion inside `anyOf` or `oneOf`: the branch it was made for
+    /// (`anyOf/0`), the one that needed the fewest coercions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
 }
 
 /// The kinds of [`Change`].
@@ -164,33 +168,27 @@ pub(crate) fn transform(
     for _ in 0..MAX_ROUNDS {
         let mut progress = false;
         // The type errors of this round (at most MAX_COERCIONS in all),
-        // read before the instance changes.
-        let wrong: Vec<(String, Vec<JsonType>)> = compiled
+        // read before the instance changes; inside `anyOf`/`oneOf`, those
+        // of the branch that needs the fewest coercions.
+        let wrong: Vec<Fix> = compiled
             .validator
             .iter_errors(&coerced)
-            .filter_map(|error| match error.kind() {
-                ValidationErrorKind::Type { kind } => Some((
-                    error.instance_path().as_str().to_owned(),
-                    match kind {
-                        TypeKind::Single(t) => vec![*t],
-                        TypeKind::Multiple(set) => set.iter().collect(),
-                    },
-                )),
-                _ => None,
-            })
+            .filter_map(|error| fixes(&error, &coerced, 0))
+            .flatten()
             .take(MAX_COERCIONS.saturating_sub(coercions.len()))
             .collect();
-        for (pointer, types) in wrong {
-            let Some(slot) = coerced.pointer_mut(&pointer) else {
+        for fix in wrong {
+            let Some(slot) = coerced.pointer_mut(&fix.pointer) else {
                 continue;
             };
-            if let Some(new) = types.iter().find_map(|t| coerce(slot, *t)) {
+            if let Some(new) = fix.types.iter().find_map(|t| coerce(slot, *t)) {
                 coercions.push(Change {
                     kind: ChangeKind::Coerced,
                     path: String::new(),
-                    pointer,
+                    pointer: fix.pointer,
                     from: Some(slot.clone()),
                     to: new.clone(),
+                    branch: fix.branch,
                 });
                 *slot = new;
                 progress = true;
@@ -213,6 +211,64 @@ pub(crate) fn transform(
         changes,
         coerced: any_coerced,
         ..after
+    }
+}
+
+/// A value that fails `type`: where, the types it may become, and the
+/// `anyOf`/`oneOf` branch that asks for them.
+struct Fix {
+    pointer: String,
+    types: Vec<JsonType>,
+    branch: Option<String>,
+}
+
+/// How far `anyOf` inside `anyOf` is followed.
+const MAX_BRANCH_DEPTH: usize = 8;
+
+/// The coercions that clear `error`: a `type` error's own; for `anyOf` or
+/// `oneOf` (none of whose branches matched), those of the branch whose
+/// every error is a type error the instance can be coerced out of, with
+/// the fewest coercions (the first on a tie). `None` when coercion cannot
+/// clear it.
+fn fixes(error: &ValidationError<'_>, instance: &Value, depth: usize) -> Option<Vec<Fix>> {
+    match error.kind() {
+        ValidationErrorKind::Type { kind } => Some(vec![Fix {
+            pointer: error.instance_path().as_str().to_owned(),
+            types: match kind {
+                TypeKind::Single(t) => vec![*t],
+                TypeKind::Multiple(set) => set.iter().collect(),
+            },
+            branch: None,
+        }]),
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }
+            if depth < MAX_BRANCH_DEPTH =>
+        {
+            // The keyword (`anyOf`), as the fitting's log names branches.
+            let at = error.schema_path().as_str();
+            let at = at.rsplit('/').next().unwrap_or(at);
+            context
+                .iter()
+                .enumerate()
+                .filter_map(|(i, branch)| {
+                    let mut all = Vec::new();
+                    for e in branch {
+                        all.extend(fixes(e, instance, depth + 1)?);
+                    }
+                    let coercible = all.iter().all(|fix| {
+                        instance
+                            .pointer(&fix.pointer)
+                            .is_some_and(|v| fix.types.iter().any(|t| coerce(v, *t).is_some()))
+                    });
+                    coercible.then(|| {
+                        for fix in &mut all {
+                            fix.branch.get_or_insert_with(|| format!("{at}/{i}"));
+                        }
+                        all
+                    })
+                })
+                .min_by_key(Vec::len)
+        }
+        _ => None,
     }
 }
 
@@ -331,6 +387,12 @@ impl Defaults<'_> {
                 self.fill(sub, value, pointer, depth + 1);
             }
         }
+        for keyword in ["anyOf", "oneOf"] {
+            let branches = schema_map.get(keyword).and_then(Value::as_array);
+            if let Some(branch) = branches.and_then(|b| self.branch_for(b, value)) {
+                self.fill(&branch, value, pointer, depth + 1);
+            }
+        }
         match value {
             Value::Object(map) => {
                 let properties = schema_map.get("properties").and_then(Value::as_object);
@@ -345,6 +407,7 @@ impl Defaults<'_> {
                             pointer: format!("{pointer}/{}", escape(key)),
                             from: None,
                             to: default.clone(),
+                            branch: None,
                         });
                     }
                 }
@@ -366,6 +429,92 @@ impl Defaults<'_> {
     fn resolve(&self, target: &str) -> Option<Value> {
         resolve_ref(self.root, self.resources, target)
     }
+
+    /// The `anyOf`/`oneOf` branch whose defaults `value` takes (see
+    /// [`branch_for`]), its `$ref` followed.
+    fn branch_for(&self, branches: &[Value], value: &Value) -> Option<Value> {
+        branch_for(branches, value, &|target| self.resolve(target))
+    }
+}
+
+/// The branch of an `anyOf`/`oneOf` that an object (or array) is an instance
+/// of, to fill its defaults: among the branches that take its type and whose
+/// `const` and `enum` properties it does not contradict, the one with every
+/// `required` property present (or defaulted) and the most of its keys
+/// among its `properties`; the first on a tie. `None` for a scalar, or when
+/// no branch takes the value. A `$ref` branch is followed one step.
+pub(crate) fn branch_for(
+    branches: &[Value],
+    value: &Value,
+    resolve: &dyn Fn(&str) -> Option<Value>,
+) -> Option<Value> {
+    if !(value.is_object() || value.is_array()) {
+        return None;
+    }
+    let mut best: Option<((bool, usize), Value)> = None;
+    for branch in branches {
+        let branch = match branch.get("$ref").and_then(Value::as_str) {
+            Some(target) => match resolve(target) {
+                Some(resolved) => resolved,
+                None => continue,
+            },
+            None => branch.clone(),
+        };
+        let Some(score) = fit_score(&branch, value) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(b, _)| score > *b) {
+            best = Some((score, branch));
+        }
+    }
+    best.map(|(_, branch)| branch)
+}
+
+/// How well `value` fits a branch: (every required property there or
+/// defaulted, how many of its keys the branch names); `None` when the branch
+/// cannot take it.
+fn fit_score(branch: &Value, value: &Value) -> Option<(bool, usize)> {
+    let declared: Vec<&str> = match branch.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let kind = if value.is_object() { "object" } else { "array" };
+    if !declared.is_empty() && !declared.contains(&kind) {
+        return None;
+    }
+    let Value::Object(map) = value else {
+        return Some((true, 0));
+    };
+    let properties = branch.get("properties").and_then(Value::as_object);
+    let mut named = 0;
+    for (key, v) in map {
+        let Some(sub) = properties.and_then(|p| p.get(key)) else {
+            continue;
+        };
+        named += 1;
+        let contradicts = sub.get("const").is_some_and(|c| c != v)
+            || sub
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| !e.contains(v));
+        if contradicts {
+            return None;
+        }
+    }
+    let complete = branch
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .all(|r| {
+            map.contains_key(r)
+                || properties
+                    .and_then(|p| p.get(r))
+                    .is_some_and(|s| s.get("default").is_some())
+        });
+    Some((complete, named))
 }
 
 /// Calls `f` with each child of `value` that `node` gives a sub-schema

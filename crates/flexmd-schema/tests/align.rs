@@ -27,6 +27,7 @@ fn log(pointer: &str, rule: CoercionRule, before: Option<Value>, after: Option<V
         before,
         after,
         cost: rule.cost(),
+        branch: None,
     }
 }
 

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::utf16::Utf16Offsets;
+use flexmd_core::TextOffsets;
 
 /// Why a call failed, as the JavaScript package throws it: `name` is the
 /// `Error` subclass, `code` a stable identifier, `details` what a program
@@ -96,7 +96,7 @@ fn spec_error(spec: &str, error: &flexmd_ofs::SpecError) -> BindingError {
     }
     let details = match error {
         SpecError::Json { line, span, .. } | SpecError::BadLine { line, span, .. } => {
-            let offsets = Utf16Offsets::new(spec);
+            let offsets = TextOffsets::utf16(spec);
             let start = span.offset();
             Some(Box::new(Place {
                 line: *line,
@@ -249,20 +249,11 @@ struct ValidateOptions {
     strict: bool,
 }
 
-/// Moves an issue's offsets and column into UTF-16 units.
-fn issue_to_utf16(issue: &mut flexmd_ofs::Issue, offsets: &Utf16Offsets<'_>) {
-    issue.column = offsets.column(issue.span.start);
-    issue.span = offsets.index(issue.span.start)..offsets.index(issue.span.end);
-}
-
 fn report_value(mut report: flexmd_ofs::Report, answer: &str, strict: bool) -> Outcome {
     if strict {
         report = report.into_strict();
     }
-    let offsets = Utf16Offsets::new(answer);
-    for issue in report.errors.iter_mut().chain(report.warnings.iter_mut()) {
-        issue_to_utf16(issue, &offsets);
-    }
+    report.reindex(&TextOffsets::utf16(answer));
     to_value(&report)
 }
 
@@ -325,10 +316,9 @@ pub fn check(answer: &str, spec: &str, options: &str) -> Outcome {
 /// The structured objects in any text (`flexmd detect`).
 pub fn detect_objects(text: &str) -> Outcome {
     let mut objects = flexmd_detect::detect_objects(text);
-    let offsets = Utf16Offsets::new(text);
+    let offsets = TextOffsets::utf16(text);
     for object in &mut objects {
-        object.start = offsets.index(object.start);
-        object.end = offsets.index(object.end);
+        object.reindex(&offsets);
     }
     to_value(&objects)
 }
@@ -348,27 +338,19 @@ struct FindJsonOptions {
     repairs: bool,
 }
 
-fn found_to_utf16(found: &mut flexmd_detect::FoundJson, offsets: &Utf16Offsets<'_>) {
-    found.start = offsets.index(found.start);
-    found.end = offsets.index(found.end);
-    for repair in &mut found.repairs {
-        repair.offset = offsets.index(repair.offset);
-    }
-}
-
 /// The JSON in an LLM answer, found and repaired (`flexmd json`, `--all`,
 /// `--repairs`): the value (`null` when there is none), or every value, or
 /// each with where it was found and how it was repaired.
 pub fn find_json(text: &str, options: &str) -> Outcome {
     let options: FindJsonOptions = from_json("findJson options", options)?;
-    let offsets = Utf16Offsets::new(text);
+    let offsets = TextOffsets::utf16(text);
     if options.all {
         let mut found = flexmd_detect::find_all_json(text);
         if !options.repairs {
             return Ok(Value::Array(found.into_iter().map(|f| f.value).collect()));
         }
         for f in &mut found {
-            found_to_utf16(f, &offsets);
+            f.reindex(&offsets);
         }
         return to_value(&found);
     }
@@ -376,7 +358,7 @@ pub fn find_json(text: &str, options: &str) -> Outcome {
         None => Ok(Value::Null),
         Some(found) if !options.repairs => Ok(found.value),
         Some(mut found) => {
-            found_to_utf16(&mut found, &offsets);
+            found.reindex(&offsets);
             to_value(&found)
         }
     }

@@ -7,7 +7,7 @@
 //! details}}`. The package's JavaScript turns that into values and `Error`
 //! subclasses, under the names of the TypeScript libraries flexmd replaces.
 //! Offsets, spans and columns are UTF-16 code units, as JavaScript strings
-//! count them ([`Utf16Offsets`]).
+//! count them ([`flexmd_core::TextOffsets`]).
 //!
 //! A panic must never reach JavaScript as a bare trap: the hook installed
 //! at start-up keeps its message, which the package throws as a
@@ -18,7 +18,6 @@ mod api;
 mod artifacts;
 #[cfg(feature = "schema")]
 mod schema;
-mod utf16;
 
 use std::cell::{Cell, RefCell};
 
@@ -29,7 +28,6 @@ pub use api::{BindingError, Outcome, Place, PlaceSpan};
 pub use artifacts::{ArtifactHandle, ToolBox};
 #[cfg(feature = "schema")]
 pub use schema::SchemaValidator;
-pub use utf16::Utf16Offsets;
 
 /// The functions of the package, callable from Rust (the host tests).
 pub mod calls {
@@ -221,6 +219,12 @@ impl SchemaValidatorHandle {
     #[wasm_bindgen(js_name = validateText)]
     pub fn validate_text(&self, text: &str, schema: &str, options: &str) -> String {
         envelope(self.0.validate_text(text, schema, options))
+    }
+
+    /// The value in a text that fits a schema best, coerced to it.
+    #[wasm_bindgen(js_name = findJsonAs)]
+    pub fn find_json_as(&self, text: &str, schema: &str, options: &str) -> String {
+        envelope(self.0.find_json_as(text, schema, options))
     }
 }
 

@@ -2,12 +2,14 @@
 //! schemas (the five predefined ones and any registered), validation,
 //! coercion and defaults, and hints a model can act on.
 
-use flexmd_schema::{Outcome as SchemaOutcome, Registry, TransformOptions, Violation};
+use flexmd_schema::{
+    AlignError, Outcome as SchemaOutcome, Preset, Registry, Target, TransformOptions, Violation,
+};
 use serde::Deserialize;
 use serde_json::Value;
 
 use crate::api::{BindingError, Outcome, argument_error, from_json, to_value};
-use crate::utf16::Utf16Offsets;
+use flexmd_core::TextOffsets;
 
 fn schema_error(error: &flexmd_schema::SchemaError) -> BindingError {
     BindingError {
@@ -163,8 +165,58 @@ impl SchemaValidator {
     }
 }
 
+/// Options of `findJsonAs`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct FitArgs {
+    /// `strict`, `standard` (the default) or `salvage`.
+    preset: Option<String>,
+}
+
+impl SchemaValidator {
+    /// The value in `text` that fits `schema` (a name or a schema, JSON
+    /// text) best, coerced to it: the report `flexmd json --schema S
+    /// --repairs` prints, its offsets in UTF-16 units.
+    pub fn find_json_as(&self, text: &str, schema: &str, options: &str) -> Outcome {
+        let schema = self.schema(schema)?;
+        let args: FitArgs = from_json("findJsonAs options", options)?;
+        let preset = match args.preset.as_deref() {
+            None | Some("standard") => Preset::Standard,
+            Some("strict") => Preset::Strict,
+            Some("salvage") => Preset::Salvage,
+            Some(other) => {
+                return Err(argument_error(format!(
+                    "preset must be \"strict\", \"standard\" or \"salvage\", not {other:?}"
+                )));
+            }
+        };
+        match self
+            .registry
+            .find_json_as(text, Target::Schema(&schema), preset)
+        {
+            Ok(mut aligned) => {
+                aligned.reindex(&TextOffsets::utf16(text));
+                to_value(&aligned)
+            }
+            Err(AlignError::NoCandidate) => Ok(Value::Null),
+            Err(AlignError::Schema(message)) => Err(BindingError {
+                name: "SchemaError",
+                code: "schema::invalid".to_owned(),
+                message,
+                details: None,
+            }),
+            Err(e @ AlignError::AmbiguousEnum { .. }) => Err(BindingError {
+                name: "ValidationError",
+                code: miette::Diagnostic::code(&e).map_or_else(String::new, |c| c.to_string()),
+                message: e.to_string(),
+                details: None,
+            }),
+        }
+    }
+}
+
 fn columns_to_utf16(outcome: &mut SchemaOutcome, text: &str) {
-    let offsets = Utf16Offsets::new(text);
+    let offsets = TextOffsets::utf16(text);
     for violation in outcome.errors.iter_mut().chain(outcome.warnings.iter_mut()) {
         if let (Some(line), Some(column)) = (violation.line, violation.column) {
             violation.column = Some(offsets.column_of_char(line, column));

@@ -30,7 +30,10 @@ export class ToolCallError extends FlexmdError {}
 /** An artifact whose content is not the kind asked for (JSON that does not parse, a JSON query on text). */
 export class ArtifactError extends FlexmdError {}
 
-export const ERRORS = { SpecError, ArgumentError, SchemaError, ToolCallError, ArtifactError };
+/** Data that cannot be made to fit a schema without a guess (an enum value several could be). */
+export class ValidationError extends FlexmdError {}
+
+export const ERRORS = { SpecError, ArgumentError, SchemaError, ToolCallError, ArtifactError, ValidationError };
 
 /** The error an envelope's `error` describes. */
 export function errorOf({ name, code, message, details }) {

@@ -50,6 +50,15 @@ export class SchemaValidator {
     return call((e, s) => this.#handle.generateHints(e, s), JSON.stringify(errors), schemaArg(schema));
   }
 
+  findJsonAs(input, schema, opts) {
+    return call(
+      (t, s, o) => this.#handle.findJsonAs(t, s, o),
+      text("text", input),
+      schemaArg(schema),
+      options(opts),
+    );
+  }
+
   validateText(input, schema, opts) {
     return call(
       (t, s, o) => this.#handle.validateText(t, s, o),
@@ -66,5 +75,14 @@ let shared;
 export function getValidator() {
   shared ??= new SchemaValidator();
   return shared;
+}
+
+/**
+ * The value in `text` that fits `schema` (a predefined schema's name or a
+ * JSON Schema object) best, fitted to it: `flexmd json --schema S --repairs`.
+ * `null` when no value fits at all.
+ */
+export function findJsonAs(input, schema, opts) {
+  return getValidator().findJsonAs(input, schema, opts);
 }
 

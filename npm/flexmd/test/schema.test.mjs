@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { SchemaError, SchemaValidator, getValidator, findJson } from "flexmd";
+import { SchemaError, SchemaValidator, getValidator, findJson, findJsonAs } from "flexmd";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
@@ -136,4 +136,50 @@ test("the plain object of a valid answer validates against the spec's jsonSchema
   const outcome = validator.validateText('{"Short answer": "yes"}', schema, { coerce: false, applyDefaults: false });
   assert.equal(outcome.valid, false);
   assert.equal(outcome.errors[0].code, "missing_required");
+});
+
+test("findJsonAs gives what `flexmd json --schema S --repairs` prints, through anyOf too", () => {
+  const person = `${root}crates/flexmd-schema/tests/fixtures/unions/pydantic_person.schema.json`;
+  const schema = JSON.parse(readFileSync(person, "utf8"));
+  const answer = join(outside, "person.md");
+  const text =
+    'Here you go:\n```json\n{"Name": "Ann", "age": "212", "score": "4.5", "tags": "a", ' +
+    '"address": {"street": "x", "zip": "1,011"}, "active": "yes", ' +
+    '"pet": {"kind": "Dog"}, "favourite": {"kind": "cat", "lives": 7.0}}\n```\n';
+  writeFileSync(answer, text);
+  const fitted = findJsonAs(text, schema);
+  assert.deepEqual(fitted, cli(["json", "--schema", person, "--repairs", answer]));
+  assert.equal(fitted.valid, true);
+  assert.deepEqual(fitted.value, {
+    name: "Ann", age: 212, score: 4.5, tags: ["a"], address: { street: "x", zip: 1011, country: "NL" },
+    active: true, pet: { kind: "dog", good: true }, favourite: { kind: "cat", lives: 7 },
+  });
+  assert.deepEqual(
+    fitted.coercions.slice(0, 2).map((c) => [c.pointer, c.rule, c.branch]),
+    [["/name", "key_case", undefined], ["/age", "number_from_string", "anyOf/0"]],
+  );
+  for (const path of answers) {
+    for (const preset of ["strict", "standard", "salvage"]) {
+      assert.deepEqual(
+        getValidator().findJsonAs(readFileSync(path, "utf8"), "review", { preset }),
+        cli(["json", "--schema", "review", "--preset", preset, "--repairs", path]),
+        `${path} ${preset}`,
+      );
+    }
+  }
+});
+
+test("findJsonAs counts offsets in UTF-16 units and says what it cannot do", () => {
+  const text = "😀 café: {'ok': 'yes',}";
+  const fitted = findJsonAs(text, { type: "object", properties: { ok: { type: "boolean" } } });
+  assert.equal(text.slice(fitted.start, fitted.end), "{'ok': 'yes',}");
+  for (const repair of fitted.repairs) assert.ok(repair.offset >= fitted.start && repair.offset <= fitted.end);
+  assert.deepEqual(fitted.value, { ok: true });
+  assert.equal(findJsonAs("no json here", { type: "object" }), null);
+  assert.throws(() => findJsonAs('{"s": "app"}', { properties: { s: { enum: ["apple", "apply"] } } }), {
+    name: "ValidationError",
+    code: "schema::ambiguous_enum",
+  });
+  assert.throws(() => findJsonAs("{}", "review", { preset: "lenient" }), { name: "ArgumentError", message: /preset must be/ });
+  assert.throws(() => findJsonAs("{}", "nope"), { name: "SchemaError" });
 });

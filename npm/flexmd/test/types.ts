@@ -78,6 +78,14 @@ const fromText: ValidationResult = validator.validateText("```json\n{}\n```", "r
 validator.registerSchema("ticket", { type: "object", required: ["id"] });
 console.log(names, transformed.coerced, hints[0]?.hint, fromText.hints);
 
+// Fitting an answer to a schema.
+import { type Coercion, type FittedJson, ValidationError, findJsonAs } from "flexmd";
+const fitted: FittedJson | null = findJsonAs('{"Ok": "yes"}', { type: "object" }, { preset: "salvage" });
+const coercions: Coercion[] = fitted?.coercions ?? [];
+const branch: string | undefined = coercions[0]?.branch;
+const fittedToo: FittedJson | null = validator.findJsonAs("{}", "review");
+console.log(fitted?.value, fitted?.start, branch, fittedToo?.valid, new ValidationError("x").code);
+
 // The ADK's artifact classes and forged tools.
 import {
   type ForgedTools,

@@ -21,6 +21,7 @@ from ._errors import (
     FlexmdError,
     JSONNotFound,
     JSONTooLarge,
+    NestingError,
     SchemaError,
     SpecError,
     ToolCallError,
@@ -35,9 +36,9 @@ from ._flexmd import (
     __version__,
     detect_objects,
     find_json,
+    find_json_as as _find_json_as,
     forge_tools,
     hints as _hints,
-    loads,
     outline,
     parse_any,
     parse_flexmd,
@@ -52,6 +53,7 @@ __all__ = [
     "FlexmdError",
     "JSONNotFound",
     "JSONTooLarge",
+    "NestingError",
     "SchemaError",
     "Spec",
     "SpecError",
@@ -64,6 +66,7 @@ __all__ = [
     "ask",
     "detect_objects",
     "find_json",
+    "find_json_as",
     "forge_tools",
     "hints",
     "loads",
@@ -169,6 +172,64 @@ def validate(
         )
     value = outcome["data"]
     return _as_model(model, value) if model is not None else value
+
+
+def loads(text: str, *, schema: Any = None, preset: str = "standard") -> Any:
+    """The JSON value in a model's answer, found and repaired: a drop-in for
+    :func:`json.loads` on LLM output (fenced or in prose; trailing commas,
+    quotes, comments and cut-offs fixed).
+
+    With ``schema`` (a Pydantic model class, a JSON Schema dict, a
+    predefined schema's name or a :class:`Spec`), the value that fits it
+    best, fitted to it as ``flexmd json --schema`` does: keys in another
+    case renamed, enum values in another case matched, ``"yes"``,
+    ``"1,234"`` and ``"45%"`` read as what the schema asks for, defaults
+    filled (``preset="strict"`` repairs only; ``"salvage"`` also drops what
+    still violates). A Pydantic model class gives the model instance.
+
+    Raises :class:`JSONNotFound` when there is no JSON (or nothing fits),
+    :class:`JSONTooLarge` past 2 000 000 values, :class:`ValidationError`
+    (with ``.errors``) when the best value still violates the schema.
+    :func:`find_json_as` returns the whole report, every change listed.
+
+    >>> loads('Sure! {"a": [1, 2,],}')
+    {'a': [1, 2]}
+    >>> loads('{"Count": "1,234"}', schema={"type": "object", "properties": {"count": {"type": "integer"}}})
+    {'count': 1234}
+    """
+    if schema is None:
+        return _flexmd.loads(text)
+    model = _model_class(schema)
+    report = _find_json_as(text, _schema_json(schema), preset)
+    if not report["valid"]:
+        errors = report["errors"]
+        raise ValidationError(f"invalid: {_summary(errors)}", errors=errors, outcome=report)
+    value = report["value"]
+    return _as_model(model, value) if model is not None else value
+
+
+def find_json_as(text: str, schema: Any, *, preset: str = "standard") -> Dict[str, Any]:
+    """The value in ``text`` that fits ``schema`` best, fitted to it, with
+    everything that was done: the report ``flexmd json --schema S
+    --repairs`` prints.
+
+    ``schema`` is a Pydantic model class, a JSON Schema dict, a predefined
+    schema's name or a :class:`Spec`. The report holds ``value``, ``valid``,
+    ``errors`` (what still violates the schema), ``candidate`` (``json``,
+    ``markdown_sections`` or ``raw_answer``), where it was (``start``,
+    ``end``, ``source``, ``method``), the ``repairs`` made to read the JSON,
+    the ``coercions`` made to fit it (each with its ``pointer``, ``rule``,
+    ``before``, ``after``, ``cost``, and the ``branch`` of an ``anyOf`` or
+    ``oneOf`` it chose), ``dropped`` (``preset="salvage"``), ``cost``,
+    ``candidates`` and ``preset``. Raises :class:`JSONNotFound` when
+    nothing fits; an enum value that several could be is a
+    :class:`ValidationError` (code ``ambiguous_enum``).
+
+    >>> r = find_json_as('{"ok": "yes"}', {"type": "object", "properties": {"ok": {"type": "boolean"}}})
+    >>> r["value"], [c["rule"] for c in r["coercions"]]
+    ({'ok': True}, ['boolean_from_string'])
+    """
+    return _find_json_as(text, _schema_json(schema), preset)
 
 
 def hints(errors: List[Dict[str, Any]], schema: Any) -> List[Dict[str, Any]]:

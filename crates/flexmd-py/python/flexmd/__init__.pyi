@@ -32,6 +32,7 @@ from ._errors import (
     FlexmdError as FlexmdError,
     JSONNotFound as JSONNotFound,
     JSONTooLarge as JSONTooLarge,
+    NestingError as NestingError,
     SchemaError as SchemaError,
     SpecError as SpecError,
     ToolCallError as ToolCallError,
@@ -49,18 +50,47 @@ ToolFormat = Literal["openai", "anthropic"]
 
 # ---- lenient JSON -----------------------------------------------------------
 
-def loads(text: str) -> JSON:
+Preset = Literal["strict", "standard", "salvage"]
+"""How far fitting to a schema goes: repairs only; repairs, coercions and
+defaults; and also dropping what still violates."""
+
+@overload
+def loads(text: str) -> JSON: ...
+@overload
+def loads(text: str, *, schema: Type[Model], preset: Preset = "standard") -> Model: ...
+@overload
+def loads(
+    text: str, *, schema: Union[Dict[str, Any], str, "Spec", None] = None, preset: Preset = "standard"
+) -> JSON: ...
+def loads(text: str, *, schema: Any = None, preset: Preset = "standard") -> Any:
     """The JSON value in an LLM answer: in a fence or in prose, repaired
     (trailing commas, single quotes, comments, cut-off endings, Python
     literals, ...). The drop-in for ``json.loads`` on model output.
 
-    Raises :class:`JSONNotFound` (a ``ValueError``) when there is none, and
-    :class:`JSONTooLarge` for JSON of more than 2 000 000 values (more than
-    flexmd reads from one text).
+    With ``schema`` (a Pydantic model class, a JSON Schema dict, a
+    predefined schema's name or a :class:`Spec`): the value that fits it
+    best, fitted to it as ``flexmd json --schema`` does (key case, enum
+    case, ``"yes"``, ``"1,234"``, ``"45%"``, defaults; through ``anyOf`` and
+    ``Optional`` fields too). A model class gives the model instance.
+
+    Raises :class:`JSONNotFound` (a ``ValueError``) when there is none (or
+    nothing fits), :class:`JSONTooLarge` for JSON of more than 2 000 000
+    values (more than flexmd reads from one text), and with a schema
+    :class:`ValidationError` when the best value still violates it.
 
     >>> loads('Sure! ```json\\n{"a": [1, 2,],}\\n```')
     {'a': [1, 2]}
     """
+
+def find_json_as(text: str, schema: Any, *, preset: Preset = "standard") -> Dict[str, Any]:
+    """The value in ``text`` that fits ``schema`` best, fitted to it, with
+    everything done to it: the report ``flexmd json --schema S --repairs``
+    prints (``value``, ``valid``, ``errors``, ``candidate``, ``start``,
+    ``end``, ``source``, ``method``, ``repairs``, ``coercions``,
+    ``dropped``, ``cost``, ``candidates``, ``preset``). Each coercion has its
+    ``pointer``, ``rule``, ``before``, ``after``, ``cost`` and, inside an
+    ``anyOf``/``oneOf``, the ``branch`` it chose. Raises
+    :class:`JSONNotFound` when nothing fits."""
 
 def find_json(text: str, all: bool = False, repairs: bool = False) -> Any:
     """The JSON in a text, as ``flexmd json`` prints it: the best value, or

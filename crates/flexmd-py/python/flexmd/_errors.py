@@ -23,6 +23,12 @@ class JSONTooLarge(FlexmdError, ValueError):
     text: :func:`flexmd.loads` refuses to return a part as the whole."""
 
 
+class NestingError(FlexmdError, RecursionError):
+    """Data passed in nests deeper than flexmd reads (128 levels, where JSON
+    parsers stop too), or a container holds itself. A ``RecursionError``,
+    as :func:`json.dumps` raises on such data; never a crash."""
+
+
 class SpecError(FlexmdError, ValueError):
     """The text is not an Output Format Spec (or its JSON is malformed)."""
 

@@ -1,0 +1,240 @@
+//! Python data to JSON without recursion: nesting, cycles and size are
+//! bounded here, so no Python value can overflow the native stack (a
+//! segmentation fault that takes the interpreter down) whatever the
+//! thread's stack size.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::{Map, Value};
+
+/// How deep Python data may nest: the bound the library keeps for the JSON
+/// it reads ([`flexmd_core::MAX_JSON_DEPTH`]).
+const MAX_DEPTH: usize = flexmd_core::MAX_JSON_DEPTH;
+
+/// Why a Python value is not JSON data.
+pub(crate) enum NotJson {
+    /// Nested past [`MAX_DEPTH`] (or a container holding itself).
+    TooDeep { depth: usize, circular: bool },
+    /// More values than the library reads from one text.
+    TooMany,
+    /// A value JSON has no form for (NaN, a lone surrogate, a huge int).
+    Value(String),
+    /// A type JSON has no form for (a set, bytes, an object).
+    Type(String),
+}
+
+impl NotJson {
+    /// The exception: nesting is `NestingError` (a `RecursionError`, as
+    /// `json.dumps` raises), a bad value `ValueError`, a bad type
+    /// `TypeError`; `what` names the argument.
+    pub(crate) fn into_err(self, py: Python<'_>, what: &str) -> PyErr {
+        match self {
+            Self::TooDeep { circular: true, .. } => crate::flexmd_error(
+                py,
+                "NestingError",
+                format!("{what}: a container holds itself (a circular reference is not JSON)"),
+                None,
+            ),
+            Self::TooDeep { depth, .. } => crate::flexmd_error(
+                py,
+                "NestingError",
+                format!(
+                    "{what} nests deeper than {depth} levels, more than flexmd reads \
+                     (JSON parsers stop there too)"
+                ),
+                None,
+            ),
+            Self::TooMany => crate::flexmd_error(
+                py,
+                "JSONTooLarge",
+                format!(
+                    "{what} holds more than {} values, more than flexmd reads at once",
+                    flexmd_core::MAX_JSON_VALUES
+                ),
+                None,
+            ),
+            Self::Value(message) => PyValueError::new_err(format!("{what}: {message}")),
+            Self::Type(message) => {
+                PyTypeError::new_err(format!("{what} is not JSON data: {message}"))
+            }
+        }
+    }
+}
+
+/// An open container: what is built so far, the items still to convert,
+/// and the key the next finished item goes under.
+struct Open<'py> {
+    id: usize,
+    into: Container,
+    items: std::vec::IntoIter<(Option<String>, Bound<'py, PyAny>)>,
+    key: Option<String>,
+}
+
+enum Container {
+    Array(Vec<Value>),
+    Object(Map<String, Value>),
+}
+
+/// A value converted, or a container whose items are still to come.
+enum Step<'py> {
+    Done(Value),
+    Open(Open<'py>),
+}
+
+/// A Python value (dict with string keys, list, tuple, str, int, float,
+/// bool, None) as JSON, converted with an explicit stack: nesting past
+/// [`MAX_DEPTH`], a container holding itself, and more than
+/// [`flexmd_core::MAX_JSON_VALUES`] values are errors, never a crash.
+pub(crate) fn python_to_json(value: &Bound<'_, PyAny>) -> Result<Value, NotJson> {
+    let mut budget = flexmd_core::MAX_JSON_VALUES;
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut step = step(value, &mut budget)?;
+    loop {
+        let mut done = match step {
+            Step::Open(open) => {
+                if stack.iter().any(|o| o.id == open.id) {
+                    return Err(NotJson::TooDeep {
+                        depth: MAX_DEPTH,
+                        circular: true,
+                    });
+                }
+                if stack.len() >= MAX_DEPTH {
+                    return Err(NotJson::TooDeep {
+                        depth: MAX_DEPTH,
+                        circular: false,
+                    });
+                }
+                stack.push(open);
+                None
+            }
+            Step::Done(value) => Some(value),
+        };
+        // Hand finished values to their parents until one has an item left.
+        loop {
+            let Some(top) = stack.last_mut() else {
+                return Ok(done.unwrap_or(Value::Null));
+            };
+            if let Some(value) = done.take() {
+                match &mut top.into {
+                    Container::Array(items) => items.push(value),
+                    Container::Object(map) => {
+                        map.insert(top.key.take().unwrap_or_default(), value);
+                    }
+                }
+            }
+            if let Some((key, item)) = top.items.next() {
+                top.key = key;
+                step = self::step(&item, &mut budget)?;
+                break;
+            }
+            let Some(finished) = stack.pop() else {
+                return Ok(Value::Null);
+            };
+            done = Some(match finished.into {
+                Container::Array(items) => Value::Array(items),
+                Container::Object(map) => Value::Object(map),
+            });
+        }
+    }
+}
+
+/// One value: a scalar converted, or a container opened.
+fn step<'py>(value: &Bound<'py, PyAny>, budget: &mut usize) -> Result<Step<'py>, NotJson> {
+    *budget = budget.checked_sub(1).ok_or(NotJson::TooMany)?;
+    if value.is_none() {
+        return Ok(Step::Done(Value::Null));
+    }
+    if let Ok(b) = value.cast::<PyBool>() {
+        return Ok(Step::Done(Value::Bool(b.is_true())));
+    }
+    if let Ok(i) = value.cast::<PyInt>() {
+        if let Ok(n) = i.extract::<i64>() {
+            return Ok(Step::Done(Value::from(n)));
+        }
+        if let Ok(n) = i.extract::<u64>() {
+            return Ok(Step::Done(Value::from(n)));
+        }
+        return Err(NotJson::Value(format!(
+            "the integer {i} does not fit in 64 bits (pass it as a string or a float)"
+        )));
+    }
+    if let Ok(f) = value.cast::<PyFloat>() {
+        let f = f.value();
+        return serde_json::Number::from_f64(f)
+            .map(|n| Step::Done(Value::Number(n)))
+            .ok_or_else(|| NotJson::Value(format!("{f} is not a JSON number")));
+    }
+    if let Ok(s) = value.cast::<PyString>() {
+        return s
+            .to_cow()
+            .map(|s| Step::Done(Value::String(s.into_owned())))
+            .map_err(|_| {
+                NotJson::Value(
+                    "a string holds a lone surrogate (such as \"\\ud800\"), which is not \
+                     valid Unicode and has no UTF-8 form"
+                        .to_owned(),
+                )
+            });
+    }
+    let id = value.as_ptr() as usize;
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let mut items = Vec::with_capacity(dict.len());
+        for (key, item) in dict.iter() {
+            let Ok(key) = key.cast::<PyString>() else {
+                return Err(NotJson::Type(format!(
+                    "dict keys must be strings, not {}",
+                    type_name(&key)
+                )));
+            };
+            let key = key
+                .to_cow()
+                .map_err(|_| NotJson::Value("a dict key holds a lone surrogate".to_owned()))?;
+            items.push((Some(key.into_owned()), item));
+        }
+        return Ok(Step::Open(Open {
+            id,
+            into: Container::Object(Map::with_capacity(items.len())),
+            items: items.into_iter(),
+            key: None,
+        }));
+    }
+    let items: Option<Vec<Bound<'py, PyAny>>> = if let Ok(list) = value.cast::<PyList>() {
+        Some(list.iter().collect())
+    } else if let Ok(tuple) = value.cast::<PyTuple>() {
+        Some(tuple.iter().collect())
+    } else {
+        None
+    };
+    if let Some(items) = items {
+        let len = items.len();
+        return Ok(Step::Open(Open {
+            id,
+            into: Container::Array(Vec::with_capacity(len)),
+            items: items
+                .into_iter()
+                .map(|item| (None, item))
+                .collect::<Vec<_>>()
+                .into_iter(),
+            key: None,
+        }));
+    }
+    let name = type_name(value);
+    let hint = if matches!(name.as_str(), "set" | "frozenset") {
+        "; pass a list"
+    } else {
+        ""
+    };
+    Err(NotJson::Type(format!(
+        "a {name} has no JSON form (dicts with string keys, lists, tuples, strings, numbers, \
+         booleans and None do){hint}"
+    )))
+}
+
+/// A value's type name, as Python prints it.
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "value".to_owned(), |n| n.to_string())
+}
