@@ -12,7 +12,7 @@ use flexmd_artifact::{
 };
 use flexmd_core::{FlexDocument, MetaTypeMode, OutputFormatSpec, TextOffsets};
 use flexmd_frames::{HeaderStyle, ParseOptions, StringifyOptions};
-use flexmd_schema::{Expected, Model, ModelError, Registry, Retrier, RetryError, TransformOptions};
+use flexmd_schema::{Expected, Registry, Retrier, RetryError, TransformOptions};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -814,76 +814,10 @@ fn schema<'py>(py: Python<'py>, name: &Bound<'py, PyString>) -> PyResult<Bound<'
     to_py(py, &value)
 }
 
-/// A Python callable as the model the retry loop asks; an exception it
-/// raises is kept to be raised again once the loop has stopped.
-struct PyModel<'a, 'py> {
-    llm: &'a Bound<'py, PyAny>,
-    raised: Option<PyErr>,
-}
-
-impl Model for PyModel<'_, '_> {
-    fn complete(&mut self, prompt: &str) -> Result<String, ModelError> {
-        let answer = self
-            .llm
-            .call1((prompt,))
-            .and_then(|a| a.extract::<String>());
-        match answer {
-            Ok(answer) => Ok(answer),
-            Err(e) => {
-                let message = e.to_string();
-                self.raised = Some(e);
-                Err(ModelError::Other(message))
-            }
-        }
-    }
-}
-
-/// Asks `llm` (a function from prompt text to answer text) until its answer
-/// is valid, with hints on each retry; returns how it was accepted
-/// (`data`, `changes`, `attempts`).
-#[pyfunction]
-#[pyo3(signature = (llm, prompt, schema = None, spec = None, max_retries = 3, coerce = true, defaults = true, strict = false, patch = false, max_tokens_total = None))]
-#[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
-fn ask_report<'py>(
-    py: Python<'py>,
-    llm: &Bound<'py, PyAny>,
-    prompt: &str,
-    schema: Option<&Bound<'py, PyAny>>,
-    spec: Option<&Bound<'py, Spec>>,
-    max_retries: usize,
-    coerce: bool,
-    defaults: bool,
-    strict: bool,
-    patch: bool,
-    max_tokens_total: Option<usize>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let expected = match (schema, spec) {
-        (Some(schema), None) => Expected::Schema(schema_value(py, schema)?),
-        (None, Some(spec)) => Expected::Spec(spec.get().spec.clone()),
-        _ => {
-            return Err(PyTypeError::new_err(
-                "give one of schema= (a JSON Schema, a schema name or a Pydantic model) or spec= (a flexmd.Spec)",
-            ));
-        }
-    };
-    let mut retrier = Retrier::new(registry(), expected);
-    retrier.max_retries = max_retries;
-    retrier.options = TransformOptions {
-        coerce,
-        apply_defaults: defaults,
-    };
-    retrier.strict = strict;
-    retrier.patch = patch;
-    retrier.max_tokens_total = max_tokens_total;
-    let mut model = PyModel { llm, raised: None };
-    let error = match retrier.run(&mut model, prompt) {
-        Ok(accepted) => return to_py(py, &accepted),
-        Err(error) => error,
-    };
-    // The user's own exception, as they raised it.
-    if let (RetryError::Model { .. }, Some(raised)) = (&error, model.raised.take()) {
-        return Err(raised);
-    }
+/// The error a retry session ends with, as a Python exception: no valid
+/// answer is a `ValidationError` with the best attempt's `errors`, every
+/// `attempts` and the `best` index.
+fn retry_error(py: Python<'_>, error: RetryError) -> PyErr {
     let message = error.to_string();
     match error {
         RetryError::Exhausted { attempts, best, .. } => {
@@ -892,18 +826,167 @@ fn ask_report<'py>(
                 .map(|a| a.errors.clone())
                 .unwrap_or_default();
             let attributes = PyDict::new(py);
-            attributes.set_item("errors", to_py(py, &best_errors)?)?;
-            attributes.set_item("attempts", to_py(py, &attempts)?)?;
-            attributes.set_item("best", best)?;
-            Err(flexmd_error(
-                py,
-                "ValidationError",
-                message,
-                Some(&attributes),
-            ))
+            let set = || -> PyResult<()> {
+                attributes.set_item("errors", to_py(py, &best_errors)?)?;
+                attributes.set_item("attempts", to_py(py, &attempts)?)?;
+                attributes.set_item("best", best)
+            };
+            match set() {
+                Ok(()) => flexmd_error(py, "ValidationError", message, Some(&attributes)),
+                Err(e) => e,
+            }
         }
-        _ => Err(flexmd_error(py, "FlexmdError", message, None)),
+        _ => flexmd_error(py, "FlexmdError", message, None),
     }
+}
+
+/// A conversation with a model, driven from Python one answer at a time
+/// (`flexmd.ask` and `flexmd.ask_async` drive it): send `prompt`, give the
+/// reply to `answer`; valid data is then `accept`ed or `reject`ed with the
+/// caller's own errors. Every prompt, hint and judgement is the library's.
+#[pyclass(module = "flexmd", frozen)]
+struct AskSession {
+    session: std::sync::Mutex<Option<flexmd_schema::RetrySession<'static>>>,
+}
+
+impl AskSession {
+    /// The session, or the error for one that has ended.
+    fn with<T>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut flexmd_schema::RetrySession<'static>) -> PyResult<T>,
+    ) -> PyResult<T> {
+        let ended = || flexmd_error(py, "FlexmdError", "the session has ended", None);
+        let mut guard = self.session.lock().map_err(|_| ended())?;
+        let session = guard.as_mut().ok_or_else(ended)?;
+        f(session)
+    }
+
+    /// Runs `step`; an error ends the session and is raised.
+    fn step<T>(
+        &self,
+        py: Python<'_>,
+        step: impl FnOnce(&mut flexmd_schema::RetrySession<'static>) -> Result<T, RetryError>,
+    ) -> PyResult<T> {
+        let result = self.with(py, |session| Ok(step(session)))?;
+        result.map_err(|e| {
+            if let Ok(mut guard) = self.session.lock() {
+                *guard = None;
+            }
+            retry_error(py, e)
+        })
+    }
+}
+
+#[pymethods]
+impl AskSession {
+    /// Starts a session: `schema` (a JSON Schema, a predefined name) or
+    /// `spec`; `max_retries` and `max_tokens_total` are counts (≥ 0).
+    #[new]
+    #[pyo3(signature = (prompt, schema = None, spec = None, max_retries = None, coerce = true, defaults = true, strict = false, patch = false, max_tokens_total = None))]
+    #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
+    fn new(
+        py: Python<'_>,
+        prompt: &str,
+        schema: Option<&Bound<'_, PyAny>>,
+        spec: Option<&Bound<'_, Spec>>,
+        max_retries: Option<&Bound<'_, PyAny>>,
+        coerce: bool,
+        defaults: bool,
+        strict: bool,
+        patch: bool,
+        max_tokens_total: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let expected = match (schema, spec) {
+            (Some(schema), None) => Expected::Schema(schema_value(py, schema)?),
+            (None, Some(spec)) => Expected::Spec(spec.get().spec.clone()),
+            _ => {
+                return Err(PyTypeError::new_err(
+                    "give one of schema= (a JSON Schema, a schema name or a Pydantic model) or spec= (a flexmd.Spec)",
+                ));
+            }
+        };
+        let mut retrier = Retrier::new(registry(), expected);
+        if let Some(n) = max_retries {
+            retrier.max_retries = count(n, "max_retries")?;
+        }
+        retrier.options = TransformOptions {
+            coerce,
+            apply_defaults: defaults,
+        };
+        retrier.strict = strict;
+        retrier.patch = patch;
+        retrier.max_tokens_total = max_tokens_total
+            .map(|n| count(n, "max_tokens_total"))
+            .transpose()?;
+        let session = retrier
+            .into_session(prompt)
+            .map_err(|e| retry_error(py, e))?;
+        Ok(Self {
+            session: std::sync::Mutex::new(Some(session)),
+        })
+    }
+
+    /// The prompt to send the model now.
+    #[getter]
+    fn prompt(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |s| Ok(s.prompt().to_owned()))
+    }
+
+    /// Judges the model's reply: `(True, data)` when the schema accepts it
+    /// (then `accept()` or `reject(errors)`), `(False, None)` when the next
+    /// prompt is ready. No retry left is a `ValidationError`.
+    fn answer<'py>(&self, py: Python<'py>, answer: &str) -> PyResult<(bool, Bound<'py, PyAny>)> {
+        let data = self.step(py, |s| Ok(s.answer(answer)?.cloned()))?;
+        match data {
+            Some(data) => Ok((true, to_py(py, &data)?)),
+            None => Ok((false, py.None().into_bound(py))),
+        }
+    }
+
+    /// Rejects the last data with the caller's own errors (dicts with
+    /// `path`, `message`, and optionally `pointer`, `code`): the next
+    /// prompt asks the model to fix them. No retry left is a
+    /// `ValidationError`.
+    fn reject(&self, py: Python<'_>, errors: &Bound<'_, PyAny>) -> PyResult<()> {
+        let errors: Vec<flexmd_schema::Violation> = from_py(errors, "not a list of errors")?;
+        self.step(py, |s| s.reject(errors))
+    }
+
+    /// Accepts the last data: `{data, changes, attempts}`.
+    fn accept<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let session = self
+            .session
+            .lock()
+            .ok()
+            .and_then(|mut guard| guard.take())
+            .ok_or_else(|| flexmd_error(py, "FlexmdError", "the session has ended", None))?;
+        match session.accept() {
+            Some(accepted) => to_py(py, &accepted),
+            None => Err(flexmd_error(
+                py,
+                "FlexmdError",
+                "no valid answer to accept: call answer() first",
+                None,
+            )),
+        }
+    }
+}
+
+/// A count argument: a whole number ≥ 0, else a `ValueError` that says so.
+fn count(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
+    let wrong = || {
+        PyValueError::new_err(format!(
+            "{name} must be a whole number ≥ 0, not {}",
+            value
+                .repr()
+                .map_or_else(|_| "that".to_owned(), |r| r.to_string())
+        ))
+    };
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(wrong());
+    }
+    value.extract::<usize>().map_err(|_| wrong())
 }
 
 // ---- artifacts and tools -----------------------------------------------------
@@ -1408,9 +1491,9 @@ fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hints, m)?)?;
     m.add_function(wrap_pyfunction!(schema_names, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
-    m.add_function(wrap_pyfunction!(ask_report, m)?)?;
     m.add_function(wrap_pyfunction!(forge_tools_for, m)?)?;
     m.add_class::<Spec>()?;
+    m.add_class::<AskSession>()?;
     m.add_class::<PyArtifact>()?;
     m.add_class::<ToolSet>()?;
     m.add_class::<StreamingExtractor>()?;

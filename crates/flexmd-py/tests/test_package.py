@@ -18,7 +18,7 @@ def stub_names() -> set:
     tree = ast.parse((PACKAGE / "__init__.pyi").read_text(encoding="utf-8"))
     names = set()
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
         elif isinstance(node, ast.ImportFrom):
             names.update(a.asname or a.name for a in node.names)
@@ -39,6 +39,11 @@ def test_every_export_has_a_stub_and_a_docstring() -> None:
         n for n in flexmd.__all__ if n != "__version__" and not (getattr(flexmd, n).__doc__ or "").strip()
     ]
     assert undocumented == []
+
+
+def test_dir_shows_the_api_only() -> None:
+    assert dir(flexmd) == sorted(flexmd.__all__)
+    assert "_flexmd" not in dir(flexmd) and "inspect" not in dir(flexmd)
 
 
 def test_every_method_of_the_classes_has_a_stub() -> None:
@@ -125,6 +130,9 @@ def test_the_stubs_type_check() -> None:
         'note: Revealed type is "typed_usage.Review"',
         'note: Revealed type is "typed_usage.Review"',
         'note: Revealed type is "dict[str, Any]"',
+        'note: Revealed type is "typed_usage.Review"',
+        'note: Revealed type is "dict[str, Any]"',
+        'note: Revealed type is "typed_usage.Review"',
     ]
 
 
@@ -133,7 +141,7 @@ def stub_signatures() -> dict:
     (the implementation's, for functions with overloads)."""
     tree = ast.parse((PACKAGE / "__init__.pyi").read_text(encoding="utf-8"))
 
-    def params(fn: ast.FunctionDef) -> list:
+    def params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list:
         args = fn.args
         positional = args.posonlyargs + args.args
         defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
@@ -146,7 +154,7 @@ def stub_signatures() -> dict:
 
     found = {}
     for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found[node.name] = params(node)  # the last definition: the implementation
         elif isinstance(node, ast.ClassDef):
             for item in node.body:

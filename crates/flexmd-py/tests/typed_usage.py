@@ -42,4 +42,13 @@ def use(answer: str, llm: Any) -> None:
     partial = flexmd.StreamingJson()
     update: Optional[Dict[str, Any]] = partial.push(answer)
     state: Optional[str] = partial.state("")
+    fitted = flexmd.loads(answer, schema=Review)
+    reveal_type(fitted)
+    fit_report = flexmd.find_json_as(answer, Review, preset="salvage")
+    reveal_type(fit_report)
     del data, plain, lines, text, events, fix, update, state
+
+
+async def use_async(llm: Any) -> None:
+    asked = await flexmd.ask_async(llm, "Review this.", schema=Review, max_retries=1)
+    reveal_type(asked)

@@ -55,7 +55,8 @@ pub use registry::{
     MAX_ERRORS, MAX_INSTANCE_DEPTH, MAX_VALUES_FOR_ALL_ERRORS, Outcome, Registry, SCHEME,
 };
 pub use retry::{
-    Accepted, Attempt, CommandModel, Expected, Model, Retrier, StopReason, estimate_tokens,
+    Accepted, Attempt, CommandModel, Expected, Model, Retrier, RetrySession, StopReason,
+    estimate_tokens,
 };
 pub use text::{RecordOutcome, RecordValidator};
 pub use transform::{Change, ChangeKind, TransformOptions};

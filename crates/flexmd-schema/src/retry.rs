@@ -238,6 +238,7 @@ pub fn estimate_tokens(text: &str) -> usize {
 /// assert!(retry.contains("Your previous answer:\n\n````\nSure: {\"phases\": \"soon\"}\n````"));
 /// assert!(retry.contains("Fix phases.[0]: Expected object, got string"));
 /// ```
+#[derive(Clone)]
 pub struct Retrier<'r> {
     registry: &'r Registry,
     expected: Expected,
@@ -275,6 +276,151 @@ impl std::fmt::Debug for Retrier<'_> {
     }
 }
 
+/// A conversation with a model driven by the caller (see
+/// [`Retrier::session`]): send [`prompt`](Self::prompt), give the model's
+/// reply to [`answer`](Self::answer); when that returns data the schema
+/// accepts, [`accept`](Self::accept) it or [`reject`](Self::reject) it with
+/// violations of your own; otherwise send the new prompt. Every error ends
+/// the session, with every attempt in it.
+pub struct RetrySession<'r> {
+    retrier: Retrier<'r>,
+    /// The caller's prompt, before any structure or correction.
+    original: String,
+    attempts: Vec<Attempt>,
+    /// Tokens of the prompts and answers so far.
+    used: usize,
+    /// Tokens of [`Self::current`].
+    prompt_tokens: usize,
+    /// The prompt to send next.
+    current: String,
+    /// The keys a patch retry asks for.
+    patching: Option<Vec<String>>,
+    /// Retries made.
+    round: usize,
+    /// Data the schema accepted, with its changes, until accepted or
+    /// rejected.
+    valid: Option<(Value, Vec<Change>)>,
+}
+
+impl std::fmt::Debug for RetrySession<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RetrySession")
+            .field("attempts", &self.attempts.len())
+            .field("round", &self.round)
+            .field("used", &self.used)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RetrySession<'_> {
+    /// The prompt to send the model now.
+    pub fn prompt(&self) -> &str {
+        &self.current
+    }
+
+    /// The attempts so far, in order.
+    pub fn attempts(&self) -> &[Attempt] {
+        &self.attempts
+    }
+
+    /// Judges the model's answer to [`prompt`](Self::prompt): `Some(data)`
+    /// when the schema (or spec) accepts it — [`accept`](Self::accept) or
+    /// [`reject`](Self::reject) it next — and `None` when it does not and
+    /// the correction prompt is ready. An empty answer is judged like any
+    /// other (a violation, `empty_answer`, and a retry). Errors when no
+    /// retry is left ([`StopReason::Retries`]) or the next prompt would pass
+    /// the token budget ([`StopReason::TokenBudget`]).
+    pub fn answer(&mut self, answer: &str) -> Result<Option<&Value>, RetryError> {
+        let retrier = &self.retrier;
+        let answer_tokens = (retrier.count_tokens)(answer);
+        self.used += self.prompt_tokens + answer_tokens;
+        let previous = self.attempts.last().and_then(|a| a.data.as_ref());
+        let judged = match (&self.patching, previous) {
+            (Some(keys), Some(previous)) => retrier.judge_patch(answer, previous, keys)?,
+            _ => retrier.judge(answer)?,
+        };
+        self.attempts.push(Attempt {
+            prompt: std::mem::take(&mut self.current),
+            answer: answer.to_owned(),
+            errors: judged.errors.clone(),
+            data: judged.data.clone(),
+            cost: judged.cost,
+            prompt_tokens: self.prompt_tokens,
+            answer_tokens,
+            patch: self.patching.is_some(),
+        });
+        if judged.errors.is_empty()
+            && let Some(data) = judged.data
+        {
+            let (data, _) = self.valid.insert((data, judged.changes));
+            return Ok(Some(data));
+        }
+        self.retry()?;
+        Ok(None)
+    }
+
+    /// Rejects the data the last answer gave with the caller's own
+    /// violations (a Pydantic validator's, a business rule's): they become
+    /// the attempt's errors, and the next prompt asks the model to fix them.
+    /// Errors as [`answer`](Self::answer) does when no retry is left.
+    pub fn reject(&mut self, errors: Vec<Violation>) -> Result<(), RetryError> {
+        self.valid = None;
+        if let Some(last) = self.attempts.last_mut() {
+            last.errors = errors;
+        }
+        self.retry()
+    }
+
+    /// The accepted data, its changes and every attempt; `None` unless the
+    /// last answer's data was accepted by the schema and not rejected.
+    pub fn accept(mut self) -> Option<Accepted> {
+        self.take_accepted()
+    }
+
+    /// [`accept`](Self::accept), leaving the session empty.
+    fn take_accepted(&mut self) -> Option<Accepted> {
+        let (data, changes) = self.valid.take()?;
+        Some(Accepted {
+            data,
+            changes,
+            attempts: std::mem::take(&mut self.attempts),
+        })
+    }
+
+    /// Prepares the correction prompt for the last attempt, or ends the
+    /// session when no retry is left or the budget would be passed.
+    fn retry(&mut self) -> Result<(), RetryError> {
+        let retrier = &self.retrier;
+        if self.round >= retrier.max_retries {
+            let attempts = std::mem::take(&mut self.attempts);
+            return Err(retrier.exhausted(attempts, StopReason::Retries, self.used));
+        }
+        self.round += 1;
+        let last = self.attempts.last();
+        self.patching = retrier.patch_keys(last);
+        self.current = match (&self.patching, last) {
+            (Some(keys), Some(last)) => retrier.patch_prompt(&self.original, last, keys),
+            (_, Some(last)) => retrier.correction(&self.original, last),
+            (_, None) => format!("{}\n\n{}", self.original, retrier.structure()),
+        };
+        self.within_budget()
+    }
+
+    /// Counts the prompt to send; ends the session when sending it would
+    /// pass [`Retrier::max_tokens_total`].
+    fn within_budget(&mut self) -> Result<(), RetryError> {
+        let retrier = &self.retrier;
+        self.prompt_tokens = (retrier.count_tokens)(&self.current);
+        if let Some(limit) = retrier.max_tokens_total
+            && self.used + self.prompt_tokens > limit
+        {
+            let attempts = std::mem::take(&mut self.attempts);
+            return Err(retrier.exhausted(attempts, StopReason::TokenBudget, self.used));
+        }
+        Ok(())
+    }
+}
+
 /// An answer judged: its data (if any), what is wrong, the cost to read it.
 struct Judged {
     data: Option<Value>,
@@ -308,60 +454,110 @@ impl<'r> Retrier<'r> {
     /// (see [`Retrier`]) until an answer is valid, `max_retries` retries are
     /// spent, or the token budget would be passed.
     pub fn run(&self, model: &mut dyn Model, prompt: &str) -> Result<Accepted, RetryError> {
-        let mut attempts: Vec<Attempt> = Vec::new();
-        let mut used = 0usize;
-        let mut current = format!("{prompt}\n\n{}", self.structure());
-        let mut patching: Option<Vec<String>> = None;
-        for round in 0..=self.max_retries {
-            let prompt_tokens = (self.count_tokens)(&current);
-            if let Some(limit) = self.max_tokens_total
-                && used + prompt_tokens > limit
-            {
-                return Err(self.exhausted(attempts, StopReason::TokenBudget, used));
-            }
-            let answer = match model.complete(&current) {
+        self.run_with_check(model, prompt, &mut |_| Vec::new())
+    }
+
+    /// [`Retrier::run`], with the caller's own check of data the schema (or
+    /// spec) accepted: the violations `check` returns reject it, and the
+    /// next prompt asks the model to fix them (as Instructor re-asks when a
+    /// Pydantic validator fails). `check` returns no violations to accept.
+    ///
+    /// ```
+    /// use flexmd_schema::{Expected, Model, ModelError, Registry, Retrier, Violation};
+    /// use serde_json::json;
+    ///
+    /// struct Scripted(Vec<&'static str>);
+    /// impl Model for Scripted {
+    ///     fn complete(&mut self, _prompt: &str) -> Result<String, ModelError> {
+    ///         Ok(self.0.remove(0).to_owned())
+    ///     }
+    /// }
+    /// let registry = Registry::new();
+    /// let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+    /// let retrier = Retrier::new(&registry, Expected::Schema(schema));
+    /// let mut model = Scripted(vec![r#"{"n": 3}"#, r#"{"n": 4}"#]);
+    /// let even = |data: &serde_json::Value| match data["n"].as_i64() {
+    ///     Some(n) if n % 2 == 1 => vec![Violation {
+    ///         path: "n".into(), pointer: "/n".into(), message: "n must be even".into(),
+    ///         code: "custom".into(), ..Violation::default()
+    ///     }],
+    ///     _ => Vec::new(),
+    /// };
+    /// let accepted = retrier.run_with_check(&mut model, "Pick n.", &mut { even }).unwrap();
+    /// assert_eq!(accepted.data, json!({"n": 4}));
+    /// assert!(accepted.attempts[1].prompt.contains("Fix n: n must be even"));
+    /// ```
+    pub fn run_with_check(
+        &self,
+        model: &mut dyn Model,
+        prompt: &str,
+        check: &mut dyn FnMut(&Value) -> Vec<Violation>,
+    ) -> Result<Accepted, RetryError> {
+        let mut session = self.session(prompt)?;
+        loop {
+            let answer = match model.complete(session.prompt()) {
                 Ok(answer) => answer,
-                Err(source) => return Err(RetryError::Model { source, attempts }),
+                Err(source) => {
+                    return Err(RetryError::Model {
+                        source,
+                        attempts: session.attempts,
+                    });
+                }
             };
-            let answer_tokens = (self.count_tokens)(&answer);
-            used += prompt_tokens + answer_tokens;
-            let previous = attempts.last().and_then(|a: &Attempt| a.data.clone());
-            let judged = match (&patching, previous) {
-                (Some(keys), Some(previous)) => self.judge_patch(&answer, &previous, keys)?,
-                _ => self.judge(&answer)?,
+            let errors = match session.answer(&answer)? {
+                Some(data) => check(data),
+                None => continue,
             };
-            let attempt = Attempt {
-                prompt: std::mem::take(&mut current),
-                answer,
-                errors: judged.errors.clone(),
-                data: judged.data.clone(),
-                cost: judged.cost,
-                prompt_tokens,
-                answer_tokens,
-                patch: patching.is_some(),
-            };
-            attempts.push(attempt);
-            if judged.errors.is_empty()
-                && let Some(data) = judged.data
-            {
-                return Ok(Accepted {
-                    data,
-                    changes: judged.changes,
-                    attempts,
-                });
+            if errors.is_empty() {
+                if let Some(accepted) = session.take_accepted() {
+                    return Ok(accepted);
+                }
+                continue;
             }
-            if round == self.max_retries {
-                break;
-            }
-            let last = attempts.last();
-            patching = self.patch_keys(last);
-            current = match (&patching, last) {
-                (Some(keys), Some(last)) => self.patch_prompt(prompt, last, keys),
-                (_, Some(last)) => self.correction(prompt, last),
-                _ => break,
-            };
+            session.reject(errors)?;
         }
-        Err(self.exhausted(attempts, StopReason::Retries, used))
+    }
+
+    /// A conversation driven by the caller, one answer at a time: what
+    /// [`Retrier::run`] drives, for a caller that asks the model itself
+    /// (an async client) or checks the data further before accepting it.
+    /// Fails only when the first prompt alone passes the token budget.
+    ///
+    /// ```
+    /// use flexmd_schema::{Expected, Registry, Retrier};
+    /// use serde_json::json;
+    ///
+    /// let registry = Registry::new();
+    /// let retrier = Retrier::new(&registry, Expected::Schema(json!({"type": "array"})));
+    /// let mut session = retrier.session("List three colours.").unwrap();
+    /// assert!(session.prompt().starts_with("List three colours."));
+    /// assert_eq!(session.answer("Sorry, I can't.").unwrap(), None, "no JSON: a retry");
+    /// assert!(session.prompt().contains("Your previous answer:"));
+    /// assert_eq!(session.answer(r#"["red", "green", "blue"]"#).unwrap(), Some(&json!(["red", "green", "blue"])));
+    /// let accepted = session.accept().unwrap();
+    /// assert_eq!(accepted.attempts.len(), 2);
+    /// ```
+    pub fn session(&self, prompt: &str) -> Result<RetrySession<'r>, RetryError> {
+        self.clone().into_session(prompt)
+    }
+
+    /// [`Retrier::session`], the session owning the retrier (to keep it
+    /// where a borrow cannot live, such as in another language's object).
+    pub fn into_session(self, prompt: &str) -> Result<RetrySession<'r>, RetryError> {
+        let current = format!("{prompt}\n\n{}", self.structure());
+        let mut session = RetrySession {
+            retrier: self,
+            original: prompt.to_owned(),
+            attempts: Vec::new(),
+            used: 0,
+            prompt_tokens: 0,
+            current,
+            patching: None,
+            round: 0,
+            valid: None,
+        };
+        session.within_budget()?;
+        Ok(session)
     }
 
     /// The error for a run without a valid answer, naming the best attempt.
@@ -398,6 +594,16 @@ impl<'r> Retrier<'r> {
     /// [`Retrier::judge`] before strictness: warnings kept apart.
     fn judge_leniently(&self, answer: &str) -> Result<Judged, RetryError> {
         match &self.expected {
+            Expected::Schema(_) if answer.trim().is_empty() => Ok(Judged {
+                data: None,
+                errors: vec![root_violation(
+                    "The answer was empty: answer with the JSON value itself",
+                    "empty_answer",
+                )],
+                warnings: Vec::new(),
+                changes: Vec::new(),
+                cost: 0,
+            }),
             Expected::Schema(schema) => {
                 let preset = if self.options.coerce {
                     Preset::Standard

@@ -662,6 +662,100 @@ mod retry {
     }
 }
 
+/// The conversation driven one answer at a time ([`Retrier::session`]).
+mod session {
+    use super::*;
+    use flexmd_schema::Violation;
+
+    fn retrier(registry: &Registry) -> Retrier<'_> {
+        let schema =
+            json!({"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}});
+        Retrier::new(registry, Expected::Schema(schema))
+    }
+
+    #[test]
+    fn an_empty_answer_is_retried_with_a_hint() {
+        let registry = Registry::new();
+        let retrier = retrier(&registry);
+        let mut session = retrier.session("Pick n.").unwrap();
+        assert_eq!(session.answer("  \n").unwrap(), None);
+        assert_eq!(session.attempts()[0].errors[0].code, "empty_answer");
+        assert!(
+            session.prompt().contains("Fix root: The answer was empty"),
+            "{}",
+            session.prompt()
+        );
+        assert_eq!(
+            session.answer(r#"{"n": "4"}"#).unwrap(),
+            Some(&json!({"n": 4}))
+        );
+        let accepted = session.accept().unwrap();
+        assert_eq!(accepted.attempts.len(), 2);
+    }
+
+    #[test]
+    fn the_callers_violations_reject_valid_data_and_become_hints() {
+        let registry = Registry::new();
+        let retrier = retrier(&registry);
+        let mut session = retrier.session("Pick an even n.").unwrap();
+        assert_eq!(
+            session.answer(r#"{"n": 3}"#).unwrap(),
+            Some(&json!({"n": 3}))
+        );
+        let odd = Violation {
+            path: "n".into(),
+            pointer: "/n".into(),
+            message: "Value error, n must be even".into(),
+            code: "value_error".into(),
+            ..Violation::default()
+        };
+        session.reject(vec![odd.clone()]).unwrap();
+        assert_eq!(session.attempts()[0].errors, [odd]);
+        assert!(
+            session
+                .prompt()
+                .contains("- Fix n: Value error, n must be even")
+        );
+        assert_eq!(
+            session.answer(r#"{"n": 4}"#).unwrap(),
+            Some(&json!({"n": 4}))
+        );
+        assert_eq!(session.accept().unwrap().data, json!({"n": 4}));
+    }
+
+    #[test]
+    fn a_rejection_with_no_retry_left_ends_the_session() {
+        let registry = Registry::new();
+        let mut retrier = retrier(&registry);
+        retrier.max_retries = 0;
+        let mut session = retrier.session("Pick n.").unwrap();
+        assert!(session.answer(r#"{"n": 3}"#).unwrap().is_some());
+        let error = session.reject(vec![Violation::default()]).unwrap_err();
+        let RetryError::Exhausted {
+            attempts, reason, ..
+        } = error
+        else {
+            panic!("should be exhausted: {error:?}");
+        };
+        assert_eq!((attempts.len(), reason), (1, StopReason::Retries));
+    }
+
+    #[test]
+    fn a_first_prompt_over_the_budget_is_refused() {
+        let registry = Registry::new();
+        let mut retrier = retrier(&registry);
+        retrier.max_tokens_total = Some(3);
+        let error = retrier.session("Pick n.").unwrap_err();
+        assert!(matches!(
+            error,
+            RetryError::Exhausted {
+                reason: StopReason::TokenBudget,
+                ..
+            }
+        ));
+    }
+}
+
 mod config {
     use super::*;
 

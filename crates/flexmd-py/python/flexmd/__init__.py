@@ -13,6 +13,7 @@ for the same input, as plain dicts and lists.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Dict, List, Optional
 
 from . import _flexmd
@@ -64,6 +65,7 @@ __all__ = [
     "ValidationError",
     "__version__",
     "ask",
+    "ask_async",
     "detect_objects",
     "find_json",
     "find_json_as",
@@ -78,6 +80,11 @@ __all__ = [
     "stringify_flexmd",
     "validate",
 ]
+
+
+def __dir__() -> List[str]:
+    """The public API only: what ``__all__`` lists (no helpers, no modules)."""
+    return sorted(__all__)
 
 
 def _model_class(schema: Any) -> Optional[type]:
@@ -239,8 +246,91 @@ def hints(errors: List[Dict[str, Any]], schema: Any) -> List[Dict[str, Any]]:
     return _hints(errors, _schema_json(schema))
 
 
+def _session(
+    prompt: str,
+    schema: Any,
+    spec: Optional[Spec],
+    max_retries: Any,
+    coerce: bool,
+    defaults: bool,
+    strict: bool,
+    patch: bool,
+    max_tokens_total: Any,
+) -> Any:
+    """The native retry session for :func:`ask` and :func:`ask_async`."""
+    return _flexmd.AskSession(
+        prompt,
+        None if schema is None else _schema_json(schema),
+        spec,
+        max_retries,
+        coerce,
+        defaults,
+        strict,
+        patch,
+        max_tokens_total,
+    )
+
+
+def _answer_text(reply: Any) -> str:
+    """The text of a model's reply: a str; ``None`` is an empty answer (the
+    model is asked again, with a hint); an OpenAI Responses or Chat
+    Completions object, or an Anthropic Message, gives its text."""
+    if reply is None:
+        return ""
+    if isinstance(reply, str):
+        return reply
+    text = getattr(reply, "output_text", None)  # OpenAI Responses
+    if isinstance(text, str):
+        return text
+    choices = getattr(reply, "choices", None)  # OpenAI Chat Completions
+    if isinstance(choices, list) and choices:
+        content = getattr(getattr(choices[0], "message", None), "content", None)
+        return content if isinstance(content, str) else ""
+    blocks = getattr(reply, "content", None)  # Anthropic Messages
+    if isinstance(blocks, list):
+        return "".join(
+            b.text for b in blocks if getattr(b, "type", None) == "text" and isinstance(b.text, str)
+        )
+    raise TypeError(
+        f"the model function must return the answer text (a str), not {type(reply).__name__}"
+    )
+
+
+def _model_errors(model: type, data: Any) -> List[Dict[str, Any]]:
+    """What ``model``'s own validation (field and model validators) says
+    of data the JSON Schema accepted: violations in flexmd's shape, the
+    hints of the next attempt; empty when it accepts."""
+    try:
+        model.model_validate(data)
+    except Exception as e:  # pydantic.ValidationError, without importing pydantic
+        details = getattr(e, "errors", None)
+        errors = []
+        for d in details() if callable(details) else []:
+            loc = [str(p) for p in d.get("loc", ())]
+            errors.append(
+                {
+                    "path": ".".join(loc),
+                    "pointer": "".join("/" + p for p in loc),
+                    "schemaPath": "",
+                    "message": d.get("msg", ""),
+                    "code": d.get("type", "model_validation"),
+                }
+            )
+        return errors or [
+            {"path": "", "pointer": "", "schemaPath": "", "message": str(e), "code": "model_validation"}
+        ]
+    return []
+
+
+def _finish(accepted: Dict[str, Any], model: Optional[type], report: bool) -> Any:
+    if report:
+        return accepted
+    data = accepted["data"]
+    return _as_model(model, data) if model is not None else data
+
+
 def ask(
-    llm: Callable[[str], str],
+    llm: Callable[[str], Any],
     prompt: str,
     *,
     schema: Any = None,
@@ -256,33 +346,77 @@ def ask(
     """Ask ``llm`` until its answer is valid, and return the valid data.
 
     ``llm`` is any function from a prompt to the answer text: a wrapper of
-    OpenAI, Anthropic or a local model that you already have. The first
-    prompt is ``prompt`` followed by the structure the answer must have (the
-    JSON Schema, or the spec's prompt block); each retry gives the model its
-    last answer and a precise hint for each failing path. ``schema`` is a
-    JSON Schema dict, a predefined name or a Pydantic model class (then the
-    model instance is returned); ``spec`` a :class:`Spec`, for Markdown
-    answers (then the answer as a dict keyed by section name).
+    OpenAI, Anthropic or a local model that you already have (it may also
+    return the SDK's response object; ``None`` is an empty answer, asked
+    again). The first prompt is ``prompt`` followed by the structure the
+    answer must have (the JSON Schema, or the spec's prompt block); each
+    retry gives the model its last answer and a precise hint for each
+    failing path. ``schema`` is a JSON Schema dict, a predefined name or a
+    Pydantic model class (then the model instance is returned, and when the
+    model's own validators reject data the schema accepted, their messages
+    are the next attempt's hints); ``spec`` a :class:`Spec`, for Markdown
+    answers (then the answer as a dict keyed by section name). For an
+    ``async`` model function, use :func:`ask_async`.
 
     Raises :class:`ValidationError` (``.errors`` of the best attempt,
-    ``.attempts``) when no answer was valid after ``max_retries`` retries;
+    ``.attempts``) when no answer was valid after ``max_retries`` retries,
+    ``ValueError`` for a negative ``max_retries`` or ``max_tokens_total``;
     an exception ``llm`` raises is raised as it is. With ``report=True``,
     returns ``{data, changes, attempts}`` instead.
     """
     model = _model_class(schema)
-    accepted = _flexmd.ask_report(
-        llm,
-        prompt,
-        None if schema is None else _schema_json(schema),
-        spec,
-        max_retries,
-        coerce,
-        defaults,
-        strict,
-        patch,
-        max_tokens_total,
+    session = _session(
+        prompt, schema, spec, max_retries, coerce, defaults, strict, patch, max_tokens_total
     )
-    if report:
-        return accepted
-    data = accepted["data"]
-    return _as_model(model, data) if model is not None else data
+    while True:
+        reply = llm(session.prompt)
+        if inspect.isawaitable(reply):
+            if inspect.iscoroutine(reply):
+                reply.close()  # never awaited: no "was never awaited" warning
+            raise TypeError(
+                "the model function is async: use `await flexmd.ask_async(...)`"
+            )
+        valid, data = session.answer(_answer_text(reply))
+        if not valid:
+            continue
+        errors = _model_errors(model, data) if model is not None else []
+        if errors:
+            session.reject(errors)
+            continue
+        return _finish(session.accept(), model, report)
+
+
+async def ask_async(
+    llm: Callable[[str], Any],
+    prompt: str,
+    *,
+    schema: Any = None,
+    spec: Optional[Spec] = None,
+    max_retries: int = 3,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    patch: bool = False,
+    max_tokens_total: Optional[int] = None,
+    report: bool = False,
+) -> Any:
+    """:func:`ask` for an ``async`` model function (an ``AsyncOpenAI`` or
+    ``AsyncAnthropic`` client's call): ``await flexmd.ask_async(llm, ...)``.
+    The same arguments, prompts, hints, result and errors; a plain function
+    works too."""
+    model = _model_class(schema)
+    session = _session(
+        prompt, schema, spec, max_retries, coerce, defaults, strict, patch, max_tokens_total
+    )
+    while True:
+        reply = llm(session.prompt)
+        if inspect.isawaitable(reply):
+            reply = await reply
+        valid, data = session.answer(_answer_text(reply))
+        if not valid:
+            continue
+        errors = _model_errors(model, data) if model is not None else []
+        if errors:
+            session.reject(errors)
+            continue
+        return _finish(session.accept(), model, report)

@@ -337,7 +337,7 @@ def schema(name: str) -> Dict[str, Any]:
 
 @overload
 def ask(
-    llm: Callable[[str], str],
+    llm: Callable[[str], Any],
     prompt: str,
     *,
     schema: Type[Model],
@@ -352,7 +352,7 @@ def ask(
 ) -> Model: ...
 @overload
 def ask(
-    llm: Callable[[str], str],
+    llm: Callable[[str], Any],
     prompt: str,
     *,
     schema: Any = None,
@@ -366,7 +366,7 @@ def ask(
     report: bool = False,
 ) -> Any: ...
 def ask(
-    llm: Callable[[str], str],
+    llm: Callable[[str], Any],
     prompt: str,
     *,
     schema: Any = None,
@@ -390,11 +390,65 @@ def ask(
     ``max_tokens_total`` caps all prompts and answers (estimated at four
     bytes a token).
 
+    ``llm`` may return the answer text, ``None`` (an empty answer, asked
+    again with a hint) or an OpenAI / Anthropic response object. A Pydantic
+    model's own validators are part of the check: data they reject is asked
+    for again, with their messages as hints. An ``async`` function needs
+    :func:`ask_async`.
+
     Raises :class:`ValidationError` (``.errors`` of the best attempt,
-    ``.attempts``) when no answer was valid; an exception ``llm`` raises is
-    raised as it is. With ``report=True``, returns ``{data, changes,
-    attempts}``.
+    ``.attempts``) when no answer was valid, ``ValueError`` for a negative
+    count; an exception ``llm`` raises is raised as it is. With
+    ``report=True``, returns ``{data, changes, attempts}``.
     """
+
+@overload
+async def ask_async(
+    llm: Callable[[str], Any],
+    prompt: str,
+    *,
+    schema: Type[Model],
+    spec: None = None,
+    max_retries: int = 3,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    patch: bool = False,
+    max_tokens_total: Optional[int] = None,
+    report: Literal[False] = False,
+) -> Model: ...
+@overload
+async def ask_async(
+    llm: Callable[[str], Any],
+    prompt: str,
+    *,
+    schema: Any = None,
+    spec: Optional[Spec] = None,
+    max_retries: int = 3,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    patch: bool = False,
+    max_tokens_total: Optional[int] = None,
+    report: bool = False,
+) -> Any: ...
+async def ask_async(
+    llm: Callable[[str], Any],
+    prompt: str,
+    *,
+    schema: Any = None,
+    spec: Optional[Spec] = None,
+    max_retries: int = 3,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    patch: bool = False,
+    max_tokens_total: Optional[int] = None,
+    report: bool = False,
+) -> Any:
+    """:func:`ask` for an ``async`` model function (``AsyncOpenAI``,
+    ``AsyncAnthropic``): ``await flexmd.ask_async(llm, prompt, schema=...)``,
+    with the same arguments, prompts, hints, result and errors."""
 
 # ---- artifacts and tools ---------------------------------------------------------
 
