@@ -47,8 +47,8 @@ export interface FlexDocument {
 /** How meta values are typed: all strings, inferred, or by `metaSchema`. */
 export type MetaTypeMode = "strings" | "infer" | "schema";
 
-/** The type a `metaSchema` gives a meta key. */
-export type MetaType = "string" | "number" | "boolean" | "null" | "string[]";
+/** The type a `metaSchema` gives a meta key: `strings` is a comma-separated list. */
+export type MetaType = "string" | "number" | "integer" | "boolean" | "strings";
 
 export interface ParseFlexMdOptions {
   /** Default `"strings"`. */

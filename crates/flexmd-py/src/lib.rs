@@ -316,6 +316,15 @@ fn outline<'py>(py: Python<'py>, markdown: &str) -> PyResult<Bound<'py, PyAny>> 
     to_py(py, &parse(py, markdown, flexmd_core::build_outline))
 }
 
+/// An outline (the dict `outline` returns) written back as Markdown, as
+/// `flexmd outline render` does: each heading at its level with its title
+/// and content (keys and ids are never written).
+#[pyfunction]
+fn render_outline(outline: &Bound<'_, PyAny>) -> PyResult<String> {
+    let outline: flexmd_core::MdOutline = from_py(outline, "not an MdOutline")?;
+    Ok(flexmd_core::render_outline(&outline))
+}
+
 // ---- output format specs -------------------------------------------------
 
 /// An Output Format Spec: which sections an answer must have and what each
@@ -383,6 +392,12 @@ impl Spec {
     /// The text to put in a prompt: the canonical block and the rules it needs.
     fn prompt(&self) -> String {
         flexmd_ofs::prompt(&self.spec)
+    }
+
+    /// The rules alone, without the block (flex-md's
+    /// `enrichInstructions`): for a prompt that shows the block itself.
+    fn rules(&self) -> String {
+        flexmd_ofs::enrich_instructions(&self.spec)
     }
 
     /// The canonical Markdown block.
@@ -1487,6 +1502,7 @@ fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect_objects, m)?)?;
     m.add_function(wrap_pyfunction!(parse_any, m)?)?;
     m.add_function(wrap_pyfunction!(outline, m)?)?;
+    m.add_function(wrap_pyfunction!(render_outline, m)?)?;
     m.add_function(wrap_pyfunction!(validate_report, m)?)?;
     m.add_function(wrap_pyfunction!(hints, m)?)?;
     m.add_function(wrap_pyfunction!(schema_names, m)?)?;

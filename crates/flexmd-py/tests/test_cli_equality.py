@@ -129,3 +129,15 @@ def test_artifact_tools(flexmd_cli: Cli, path: Path) -> None:
     assert "\n".join(md.head(5)) + "\n" == flexmd_cli.text("artifact", "head", path, "n=5")
     assert md.line_count() == int(flexmd_cli.text("artifact", "line-count", path))
     assert md.estimate_tokens() == int(flexmd_cli.text("artifact", "estimate-tokens", path))
+
+
+def test_render_outline_and_rules(flexmd_cli: Cli, path: Path) -> None:
+    text = read(path)
+    tree = flexmd.outline(text)
+    assert flexmd.render_outline(tree) == flexmd_cli.run(
+        "outline", "render", stdin=json.dumps(tree)
+    )[1]
+    spec = flexmd.Spec.parse(read(SPEC))
+    rules = spec.rules()
+    assert rules and rules in spec.prompt(), "the prompt is the block and these rules"
+    assert spec.render().splitlines()[0] not in rules, "the rules alone, without the block"

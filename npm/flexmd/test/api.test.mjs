@@ -75,6 +75,16 @@ test("parseFlexMd and stringifyFlexMd give the CLI's frames", () => {
   assert.match(flexmd.stringifyFlexMd(doc, { headingLevel: 2 }), /^## \[\[message/m);
 });
 
+test("every declared MetaType is one metaSchema takes", () => {
+  const text = "[[m]]\n@s: x\n@n: 1.5\n@i: 2\n@b: true\n@l: a, b\n";
+  const metaSchema = { s: "string", n: "number", i: "integer", b: "boolean", l: "strings" };
+  const doc = flexmd.parseFlexMd(text, { metaTypeMode: "schema", metaSchema });
+  assert.deepEqual(doc.frames[0].meta, { s: "x", n: 1.5, i: 2, b: true, l: ["a", "b"] });
+  for (const refused of ["null", "string[]"]) {
+    assert.throws(() => flexmd.parseFlexMd(text, { metaTypeMode: "schema", metaSchema: { s: refused } }), { name: "ArgumentError" });
+  }
+});
+
 test("specs read, render and enrich as the CLI does", () => {
   const md = read(SPEC);
   const spec = flexmd.parseOutputFormatSpec(md);

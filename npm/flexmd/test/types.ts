@@ -44,6 +44,7 @@ const both = check(answer, spec, { strict: true });
 const line: number | undefined = both.report.details.errors[0]?.line;
 
 const doc: FlexDocument = parseFlexMd("[[message role=user]]\nHi\n", { metaTypeMode: "infer" });
+const typed: FlexDocument = parseFlexMd("[[m]]\n@i: 2\n", { metaTypeMode: "schema", metaSchema: { i: "integer", l: "strings" } });
 const frame: FlexFrame | undefined = doc.frames[0];
 const written: string = stringifyFlexMd(doc, { headingLevel: 2 });
 const objects: DetectedObject[] = detectObjects(written);
@@ -64,6 +65,7 @@ try {
   }
 }
 
+console.log(typed.frames.length);
 console.log(block, markdown, ok, short, plain, line, frame, first, any, value, found, every);
 
 // elsabro's SchemaValidator surface.

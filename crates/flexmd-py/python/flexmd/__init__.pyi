@@ -103,7 +103,7 @@ def find_json(text: str, all: bool = False, repairs: bool = False) -> Any:
 def parse_flexmd(
     text: str,
     meta: Literal["strings", "infer", "schema"] = "strings",
-    meta_schema: Optional[Dict[str, str]] = None,
+    meta_schema: Optional[Dict[str, Literal["string", "number", "integer", "boolean", "strings"]]] = None,
     meta_anywhere: bool = False,
     array_keys: Optional[List[str]] = None,
     diagnostics: bool = False,
@@ -133,6 +133,11 @@ def outline(markdown: str) -> Dict[str, Any]:
     """The heading outline of Markdown: nested nodes with ``title``,
     ``level``, ``key``, ``content_md`` and ``children``, as ``flexmd
     outline`` prints it."""
+
+def render_outline(outline: Dict[str, Any]) -> str:
+    """An outline (as :func:`outline` returns it) written back as Markdown,
+    as ``flexmd outline render`` does: each heading at its level with its
+    title and content; keys and ids are never written."""
 
 # ---- output format specs -------------------------------------------------------
 
@@ -166,6 +171,10 @@ class Spec:
     def prompt(self) -> str:
         """The text to put in a prompt: the canonical block and only the
         rules it needs (``flexmd ofs enrich``)."""
+    def rules(self) -> str:
+        """The rules alone, without the block (flex-md's
+        ``enrichInstructions``): for a prompt that shows the block its own
+        way. :meth:`prompt` is the block followed by these."""
     def render(self) -> str:
         """The canonical Markdown block (``flexmd ofs render``)."""
     def to_dict(self) -> Dict[str, Any]:
@@ -485,9 +494,12 @@ class Artifact:
         """Lines ``start`` to ``end`` (0-based, end exclusive; negative
         counts from the end)."""
     def grep(self, pattern: str, flags: str = "") -> List[str]:
-        """The lines matching a regular expression (linear time; flags
-        ``i``, ``m``, ``s``, ``x``). Raises :class:`ToolCallError` for a bad
-        pattern."""
+        """The lines matching a regular expression, each line matched on its
+        own, in linear time. ``flags`` as JavaScript writes them: ``i``
+        (case-insensitive), ``m`` (accepted; ``^``/``$`` already match at
+        each line's ends), ``s`` (``.`` matches ``\\r`` too), ``u`` (Unicode
+        classes and case folding); ``g``, ``y`` and other letters are
+        refused. Raises :class:`ToolCallError` for a bad pattern or flag."""
     def byte_length(self) -> int:
         """The size in bytes."""
     def line_count(self) -> int:
@@ -504,7 +516,8 @@ class Artifact:
     def json_keys(self) -> Optional[List[str]]:
         """The root object's keys (``None`` when the root is not an object)."""
     def json_length(self) -> int:
-        """The root's length: an array's items, an object's keys, JSON Lines' records."""
+        """The number of records: 1 for a json or json5 document (whatever
+        its root holds), the non-blank lines of JSON Lines."""
     def json_get(self, path: str) -> List[JSON]:
         """The values a JSONPath (RFC 9535) selects; raises
         :class:`ToolCallError` for a bad path."""
@@ -518,9 +531,14 @@ class Artifact:
     def md_frontmatter(self) -> Optional[Dict[str, Any]]:
         """The YAML front matter (``None`` when there is none)."""
     def md_headings(self, depth: Optional[int] = None) -> List[Dict[str, Any]]:
-        """The headings (``{depth, text, line}``), to ``depth`` when given."""
+        """The headings in document order (``{depth, text, startLine,
+        endLine}``: the heading's line and its section's last line, 0-based
+        as ``cat`` counts), of exactly ``depth`` when given."""
     def md_sections(self, depth: Optional[int] = None) -> List[Dict[str, Any]]:
-        """The section under each heading, with its lines and content."""
+        """Each heading's section as lines (``{depth, heading, headingLine,
+        bodyStartLine, bodyEndLine}``, 0-based lines; the body ends before the next heading
+        of the same or a higher level), of exactly ``depth`` when given
+        (deeper headings are then part of the body). ``cat`` reads a body."""
     def md_code_blocks(self, lang: Optional[str] = None) -> List[Dict[str, Any]]:
         """The fenced code blocks (of language ``lang`` when given)."""
     def md_links(self, start: Optional[int] = None, end: Optional[int] = None) -> List[Dict[str, Any]]:
