@@ -132,9 +132,9 @@ pub(crate) fn run(args: &[String]) -> Result {
         "--examples",
         "--bins",
     ])?;
-    let peers = root.join("target/bench-peers");
+    let peers = crate::target_dir().join("bench-peers");
     let mut bench = Bench {
-        data: root.join("target/bench-data"),
+        data: crate::target_dir().join("bench-data"),
         quick,
         runs: if quick { 3 } else { 7 },
         python: None,
@@ -374,7 +374,7 @@ fn tool(line: &Value) -> String {
 
 impl Bench {
     fn release(&self, name: &str) -> PathBuf {
-        self.root.join("target/release").join(name)
+        crate::target_dir().join("release").join(name)
     }
 
     fn script(&self, path: &str) -> PathBuf {
@@ -806,7 +806,7 @@ impl Bench {
                 })
             })
             .collect();
-        let out = self.root.join("target/bench");
+        let out = crate::target_dir().join("bench");
         std::fs::create_dir_all(&out).map_err(|e| format!("target/bench: {e}"))?;
         let report = json!({
             "date": date,

@@ -72,6 +72,22 @@ fn root() -> PathBuf {
     manifest.parent().unwrap_or(manifest).to_owned()
 }
 
+/// Cargo's target directory: `$CARGO_TARGET_DIR` (relative to the
+/// repository when relative), else `target/` in the repository. Every
+/// build output xtask reads or writes is under it.
+pub(crate) fn target_dir() -> PathBuf {
+    target_dir_of(&root(), std::env::var_os("CARGO_TARGET_DIR"))
+}
+
+/// [`target_dir`] for a repository at `root` and that variable's value.
+fn target_dir_of(root: &Path, var: Option<std::ffi::OsString>) -> PathBuf {
+    match var.filter(|d| !d.is_empty()) {
+        // `join` keeps an absolute path as it is.
+        Some(dir) => root.join(dir),
+        None => root.join("target"),
+    }
+}
+
 fn cargo(args: &[&str]) -> Result {
     println!("$ cargo {}", args.join(" "));
     let started = std::time::Instant::now();
@@ -121,12 +137,13 @@ fn ci() -> Result {
     cargo(&package)?;
     // The fuzz targets (a workspace of their own) must keep compiling;
     // fuzzing itself needs nightly and is not run here.
+    let target = target_dir();
     cargo(&[
         "check",
         "--manifest-path",
         "fuzz/Cargo.toml",
         "--target-dir",
-        "target",
+        &target.to_string_lossy(),
     ])?;
     layering()?;
     conformance(&[])
@@ -527,4 +544,27 @@ fn check_layers(metadata: &serde_json::Value) -> Result<usize> {
         ));
     }
     Ok(checked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_target_dir_follows_cargo_target_dir() {
+        let root = Path::new("/repo");
+        assert_eq!(target_dir_of(root, None), Path::new("/repo/target"));
+        assert_eq!(
+            target_dir_of(root, Some("".into())),
+            Path::new("/repo/target")
+        );
+        assert_eq!(
+            target_dir_of(root, Some("/cache/t".into())),
+            Path::new("/cache/t")
+        );
+        assert_eq!(
+            target_dir_of(root, Some("out".into())),
+            Path::new("/repo/out")
+        );
+    }
 }

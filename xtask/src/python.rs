@@ -68,7 +68,7 @@ fn python() -> Result<String> {
 pub(crate) fn run_tests(args: &[String]) -> Result {
     let spark = !args.iter().any(|a| a == "--no-spark");
     let root = root();
-    let venv = root.join("target/python-venv");
+    let venv = crate::target_dir().join("python-venv");
     run(Command::new(python()?)
         .args(["-m", "venv", "--clear"])
         .arg(&venv))?;
@@ -102,9 +102,9 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
     install
         .arg(root.join("crates/flexmd-py"))
         .env("MATURIN_PEP517_ARGS", "--profile dev")
-        .env("CARGO_TARGET_DIR", root.join("target"));
+        .env("CARGO_TARGET_DIR", crate::target_dir());
     run(&mut install)?;
-    let cli = cli(&root)?;
+    let cli = cli()?;
     let status = Command::new(&py)
         .args(["-m", "pytest", "-q", "-ra"])
         .args(SUITES)
@@ -125,8 +125,8 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
 }
 
 /// The CLI the tests compare with: built if `cargo test` has not.
-fn cli(root: &Path) -> Result<PathBuf> {
-    let path = root.join("target/debug/flexmd");
+fn cli() -> Result<PathBuf> {
+    let path = crate::target_dir().join("debug/flexmd");
     if !path.exists() {
         crate::cargo(&["build", "-p", "flexmd-cli"])?;
     }

@@ -245,7 +245,7 @@ pub(crate) fn operations() -> Vec<clap::Command> {
                         .value_name("NAME=VALUE")
                         .num_args(0..)
                         .action(ArgAction::Append)
-                        .allow_hyphen_values(true)
+                        .allow_negative_numbers(true)
                         .help("The tool's arguments (see --help for each one)"),
                 )
                 .arg(kind());

@@ -1845,6 +1845,45 @@ mod seed {
     }
 
     #[test]
+    fn options_after_the_tool_arguments_are_options() {
+        let dir = scratch("options-after");
+        let file = dir.join("records.jsonl");
+        std::fs::write(&file, "{\"a\": 1}\n{\"b\": 2}\n").unwrap();
+        let file = file.to_str().unwrap();
+        // `--as` and `--compact` after NAME=VALUE (the global `--compact`
+        // leaves the tool's text as it is), and a negative plain value.
+        flexmd()
+            .args([
+                "artifact",
+                "json-slice",
+                file,
+                "start=-1",
+                "--as",
+                "jsonl",
+                "--compact",
+            ])
+            .assert()
+            .success()
+            .stdout("[\n  {\n    \"b\": 2\n  }\n]\n");
+        flexmd()
+            .args(["artifact", "cat", file, "-2"])
+            .assert()
+            .success()
+            .stdout("{\"b\": 2}\n\n");
+        flexmd()
+            .args(["artifact", "head", file, "n=1", "--as", "text"])
+            .assert()
+            .success()
+            .stdout("{\"a\": 1}\n");
+        // A plain value that looks like an option goes after `--`.
+        flexmd()
+            .args(["artifact", "grep", file, "--", "-x"])
+            .assert()
+            .code(1)
+            .stdout("(empty list)\n");
+    }
+
+    #[test]
     fn json_schema_takes_a_spec_in_either_form_and_keeps_none_sections() {
         let dir = scratch("json-spec");
         let json_spec = dir.join("spec.json");
