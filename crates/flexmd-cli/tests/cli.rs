@@ -905,7 +905,7 @@ mod schema {
         assert_eq!(
             report["hints"][0]["hint"],
             json!(
-                "Fix phases.[0].estimatedComplexity: Value must be one of: \"low\", \"medium\", \"high\". Use one of \"low\", \"medium\", \"high\"."
+                "Fix phases.[0].estimatedComplexity: Value must be one of: low, medium, high. Use one of \"low\", \"medium\", \"high\"."
             )
         );
     }

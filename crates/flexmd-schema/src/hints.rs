@@ -36,7 +36,7 @@ pub struct Hint {
 /// );
 /// assert_eq!(
 ///     hints[1].hint,
-///     "Fix recommendation: Value must be one of: \"approve\", \"request_changes\", \"needs_discussion\". Use one of \"approve\", \"request_changes\", \"needs_discussion\"."
+///     "Fix recommendation: Value must be one of: approve, request_changes, needs_discussion. Use one of \"approve\", \"request_changes\", \"needs_discussion\"."
 /// );
 /// ```
 pub fn hints(errors: &[Violation], schema: &Value) -> Vec<Hint> {

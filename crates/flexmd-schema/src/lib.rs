@@ -52,7 +52,8 @@ pub use error::{ModelError, RetryError, SchemaError};
 pub use hints::{Hint, hints};
 pub use infer::infer_schema;
 pub use registry::{
-    MAX_ERRORS, MAX_INSTANCE_DEPTH, MAX_VALUES_FOR_ALL_ERRORS, Outcome, Registry, SCHEME,
+    ELSABRO_SCHEME, MAX_ERRORS, MAX_INSTANCE_DEPTH, MAX_VALUES_FOR_ALL_ERRORS, Outcome, Registry,
+    SCHEME,
 };
 pub use retry::{
     Accepted, Attempt, CommandModel, Expected, Model, Retrier, RetrySession, StopReason,

@@ -15,6 +15,11 @@ use crate::violation::{Violation, dotted_path, violation};
 /// so `{"$ref": "flexmd://schemas/analysis"}` reaches it.
 pub const SCHEME: &str = "flexmd://schemas/";
 
+/// elsabro's base URI for its schemas: a registered schema NAME is also
+/// `elsabro://schemas/NAME` and `elsabro://schemas/NAME-result` (the seed's
+/// `$id` for the analysis schema is `elsabro://schemas/analysis-result`).
+pub const ELSABRO_SCHEME: &str = "elsabro://schemas/";
+
 /// Instances nested deeper than this are refused before validation with a
 /// schema that can recurse on them (`$ref`, `uniqueItems`), where the
 /// validator would follow the instance down; JSON parsing stops at the same
@@ -211,6 +216,9 @@ impl Registry {
     /// Compiles `schema` and registers it under `name`, replacing any schema
     /// of that name. A schema that is not valid JSON Schema, or whose
     /// `$ref`s cannot be resolved, is an error, and nothing is registered.
+    /// The schema is then reachable by `$ref` (and by [`Registry::get`]) at
+    /// its `$id`, at `flexmd://schemas/NAME`, and at elsabro's
+    /// `elsabro://schemas/NAME` and `elsabro://schemas/NAME-result`.
     ///
     /// ```
     /// use flexmd_schema::Registry;
@@ -228,6 +236,10 @@ impl Registry {
         let base = format!("{SCHEME}{name}");
         let mut resources = (*self.resources).clone();
         resources.insert(base.clone(), schema.clone());
+        // elsabro's ids for the same schema: `$ref`s written for elsabro
+        // resolve here too.
+        resources.insert(format!("{ELSABRO_SCHEME}{name}"), schema.clone());
+        resources.insert(format!("{ELSABRO_SCHEME}{name}-result"), schema.clone());
         if let Some(id) = schema.get("$id").and_then(Value::as_str) {
             resources.insert(normalize_uri(id), schema.clone());
         }
@@ -244,9 +256,34 @@ impl Registry {
         Ok(())
     }
 
-    /// The schema registered under `name`.
+    /// The entry of `name`: a registered name, or a schema URI that names
+    /// one — `flexmd://schemas/NAME`, or elsabro's
+    /// `elsabro://schemas/NAME-result` (`analysis-result`, …) and
+    /// `elsabro://schemas/NAME`.
+    fn entry(&self, name: &str) -> Option<&Entry> {
+        if let Some(entry) = self.entries.get(name) {
+            return Some(entry);
+        }
+        let rest = name
+            .strip_prefix(SCHEME)
+            .or_else(|| name.strip_prefix(ELSABRO_SCHEME))?;
+        self.entries.get(rest).or_else(|| {
+            rest.strip_suffix("-result")
+                .and_then(|short| self.entries.get(short))
+        })
+    }
+
+    /// The schema registered under `name` (or a URI naming it: see
+    /// [`Registry::register`]).
+    ///
+    /// ```
+    /// let registry = flexmd_schema::Registry::new();
+    /// let analysis = registry.get("analysis").unwrap();
+    /// assert_eq!(registry.get("elsabro://schemas/analysis-result"), Some(analysis));
+    /// assert_eq!(registry.get("flexmd://schemas/analysis"), Some(analysis));
+    /// ```
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.entries.get(name).map(|e| &e.schema)
+        self.entry(name).map(|e| &e.schema)
     }
 
     /// The registered names, in registration order.
@@ -282,7 +319,7 @@ impl Registry {
     /// unknown name is a failed outcome with code `schema_not_found`, as in
     /// elsabro.
     pub fn validate(&self, name: &str, instance: &Value) -> Outcome {
-        match self.entries.get(name) {
+        match self.entry(name) {
             Some(entry) => run(&entry.compiled, instance),
             None => Outcome::failure(format!("Schema not found: {name}"), "schema_not_found"),
         }
@@ -303,7 +340,7 @@ impl Registry {
     /// assert!(!registry.validate_owned("thing", json!({})).valid);
     /// ```
     pub fn validate_owned(&self, name: &str, instance: Value) -> Outcome {
-        match self.entries.get(name) {
+        match self.entry(name) {
             Some(entry) => run_cow(&entry.compiled, std::borrow::Cow::Owned(instance)),
             None => Outcome::failure(format!("Schema not found: {name}"), "schema_not_found"),
         }
@@ -326,7 +363,7 @@ impl Registry {
     /// ```
     #[must_use]
     pub fn is_valid(&self, name: &str, instance: &Value) -> bool {
-        self.entries.get(name).is_some_and(|entry| {
+        self.entry(name).is_some_and(|entry| {
             let compiled = &entry.compiled;
             !(compiled.guard && too_deep(instance, MAX_INSTANCE_DEPTH).is_some())
                 && compiled.validator.is_valid(instance)
@@ -366,7 +403,7 @@ impl Registry {
 
     /// The compiled schema of `name`.
     pub(crate) fn compiled(&self, name: &str) -> Option<&Compiled> {
-        self.entries.get(name).map(|e| &e.compiled)
+        self.entry(name).map(|e| &e.compiled)
     }
 
     /// Every schema `$ref`s may reach, by URI.

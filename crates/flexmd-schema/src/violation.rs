@@ -192,13 +192,15 @@ fn message(kind: &ValidationErrorKind, instance: &Value) -> String {
                 .as_str()
                 .map_or_else(|| property.to_string(), str::to_owned)
         ),
+        // elsabro's words: `Value must be one of: ${schema.enum.join(', ')}`
+        // (strings as they are, other values as JSON).
         ValidationErrorKind::Enum { options } => format!(
             "Value must be one of: {}",
             options
                 .as_array()
                 .map(|o| o
                     .iter()
-                    .map(Value::to_string)
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
                     .collect::<Vec<_>>()
                     .join(", "))
                 .unwrap_or_else(|| options.to_string())

@@ -35,6 +35,36 @@ mod predefined {
     use super::*;
 
     #[test]
+    fn elsabros_schema_ids_reach_the_predefined_schemas() {
+        let mut registry = Registry::new();
+        let wrapper = json!({"type": "array", "items": {"$ref": "elsabro://schemas/plan-result"}});
+        registry.register("plans", wrapper).unwrap();
+        assert!(registry.validate("plans", &json!([{"phases": []}])).valid);
+        assert_eq!(
+            codes(&registry.validate("plans", &json!([{}]))),
+            pairs(&[("[0].phases", "missing_required")])
+        );
+        for id in ["elsabro://schemas/analysis-result", "elsabro://schemas/analysis"] {
+            assert!(
+                !registry.validate(id, &json!({})).valid,
+                "{id} names the analysis schema"
+            );
+            assert_eq!(registry.get(id), registry.get("analysis"));
+        }
+    }
+
+    #[test]
+    fn invalid_enum_reads_as_elsabro_writes_it() {
+        let schema = json!({"properties": {"r": {"enum": ["approve", "reject", 3, null]}}});
+        let outcome = Registry::new().validate_schema(&schema, &json!({"r": "maybe"})).unwrap();
+        assert_eq!(outcome.errors[0].code, "invalid_enum");
+        assert_eq!(
+            outcome.errors[0].message,
+            "Value must be one of: approve, reject, 3, null"
+        );
+    }
+
+    #[test]
     fn analysis() {
         let r = Registry::new();
         let good = json!({"summary": "The parser is linear and well tested.",
