@@ -343,6 +343,60 @@ export function getValidator(): SchemaValidator;
  */
 export function findJsonAs(text: string, schema: string | JsonSchema, options?: FindJsonAsOptions): FittedJson | null;
 
+export interface AskOptions<T = unknown> {
+  /** A JSON Schema or a predefined schema's name: the answer is JSON. */
+  schema?: string | JsonSchema;
+  /** An Output Format Spec (Markdown or object): the answer is Markdown, the data keyed by section. */
+  spec?: SpecInput;
+  /** Retries after the first answer (default 3); a whole number ≥ 0, else a `RangeError`. */
+  maxRetries?: number;
+  /** The most tokens all prompts and answers may use (estimated at four bytes a token). */
+  maxTokensTotal?: number;
+  /** Coerce values to the schema's types (default true). */
+  coerce?: boolean;
+  /** Fill defaults (default true). */
+  applyDefaults?: boolean;
+  /** Count repairs, coercions and leniencies as errors. */
+  strict?: boolean;
+  /** Ask a retry for the failing top-level fields only. */
+  patch?: boolean;
+  /** Your own check of data the schema accepted: errors it returns reject it and become the next hints. */
+  check?: (data: T) => { path: string; message: string; code?: string }[] | void | Promise<{ path: string; message: string; code?: string }[] | void>;
+  /** Return `{ data, changes, attempts }` instead of the data. */
+  report?: boolean;
+}
+
+/** One round of `ask`: the prompt sent, the answer, what was wrong. */
+export interface AskAttempt {
+  prompt: string;
+  answer: string;
+  errors: SchemaViolation[];
+  data?: unknown;
+  cost: number;
+  prompt_tokens: number;
+  answer_tokens: number;
+  patch: boolean;
+}
+
+/** What `ask` returns with `report: true`. */
+export interface AskReport<T = unknown> {
+  data: T;
+  changes: SchemaChange[];
+  attempts: AskAttempt[];
+}
+
+/** A model's reply: its text, `null`/`undefined` (an empty answer, asked again), or an OpenAI / Anthropic response object. */
+export type ModelReply = string | null | undefined | { output_text: string } | { choices: { message: { content: string | null } }[] } | { content: { type: string; text?: string }[] };
+
+/**
+ * Asks `model` until its answer is valid and returns the valid data: the
+ * prompt and the structure wanted, then on each failure the last answer and
+ * a hint per failing path. Throws `ValidationError` (`details.errors`,
+ * `details.attempts`, `details.best`) when no answer is valid.
+ */
+export function ask<T = unknown>(model: (prompt: string) => ModelReply | Promise<ModelReply>, prompt: string, options: AskOptions<T> & { report: true }): Promise<AskReport<T>>;
+export function ask<T = unknown>(model: (prompt: string) => ModelReply | Promise<ModelReply>, prompt: string, options: AskOptions<T>): Promise<T>;
+
 export interface FindJsonAsOptions {
   /** `strict`: repairs only; `standard` (default): repairs, coercions, defaults; `salvage`: also drop what still violates. */
   preset?: "strict" | "standard" | "salvage";

@@ -7,10 +7,11 @@ use serde_json::Value;
 
 /// One way an instance breaks its schema: elsabro's `{path, message, code}`
 /// plus the JSON Pointer of the instance location and the schema keyword's
-/// location.
+/// location. Read back from JSON, every field may be left out (a caller's
+/// own `{path, message}` is a violation whose other fields are empty).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default)]
 pub struct Violation {
     /// The instance location as elsabro prints it: keys joined by `.`,
     /// array indexes as `[i]` (`files.[0].purpose`); `""` for the root. A

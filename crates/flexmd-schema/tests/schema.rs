@@ -44,7 +44,10 @@ mod predefined {
             codes(&registry.validate("plans", &json!([{}]))),
             pairs(&[("[0].phases", "missing_required")])
         );
-        for id in ["elsabro://schemas/analysis-result", "elsabro://schemas/analysis"] {
+        for id in [
+            "elsabro://schemas/analysis-result",
+            "elsabro://schemas/analysis",
+        ] {
             assert!(
                 !registry.validate(id, &json!({})).valid,
                 "{id} names the analysis schema"
@@ -56,7 +59,9 @@ mod predefined {
     #[test]
     fn invalid_enum_reads_as_elsabro_writes_it() {
         let schema = json!({"properties": {"r": {"enum": ["approve", "reject", 3, null]}}});
-        let outcome = Registry::new().validate_schema(&schema, &json!({"r": "maybe"})).unwrap();
+        let outcome = Registry::new()
+            .validate_schema(&schema, &json!({"r": "maybe"}))
+            .unwrap();
         assert_eq!(outcome.errors[0].code, "invalid_enum");
         assert_eq!(
             outcome.errors[0].message,

@@ -21,8 +21,10 @@ pub struct BindingError {
     pub code: String,
     /// What went wrong, for a person.
     pub message: String,
-    /// Where the input has a place to point at (`null` otherwise).
-    pub details: Option<Box<Place>>,
+    /// What a program needs beyond the message: a [`Place`] where the
+    /// input has one to point at; for `ValidationError`, the `errors`,
+    /// `attempts` and `best` of a retry loop (`null` otherwise).
+    pub details: Option<Box<Value>>,
 }
 
 /// A place in an input, in the units JavaScript strings count.
@@ -98,14 +100,16 @@ fn spec_error(spec: &str, error: &flexmd_ofs::SpecError) -> BindingError {
         SpecError::Json { line, span, .. } | SpecError::BadLine { line, span, .. } => {
             let offsets = TextOffsets::utf16(spec);
             let start = span.offset();
-            Some(Box::new(Place {
+            serde_json::to_value(Place {
                 line: *line,
                 column: offsets.column(start),
                 span: PlaceSpan {
                     start: offsets.index(start),
                     end: offsets.index(start + span.len()),
                 },
-            }))
+            })
+            .ok()
+            .map(Box::new)
         }
         SpecError::NotASpec => None,
     };
@@ -375,14 +379,15 @@ mod tests {
         };
         assert_eq!(error.name, "SpecError");
         assert_eq!(error.code, "ofs::invalid_spec_line");
-        let place = error.details.as_deref().cloned();
+        let place = error.details.map(|d| *d);
         assert_eq!(
             place,
-            Some(Place {
+            serde_json::to_value(Place {
                 line: 1,
                 column: 1,
                 span: PlaceSpan { start: 0, end: 22 },
             })
+            .ok()
         );
     }
 

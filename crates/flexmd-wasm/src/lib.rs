@@ -27,7 +27,7 @@ pub use api::{BindingError, Outcome, Place, PlaceSpan};
 #[cfg(feature = "artifacts")]
 pub use artifacts::{ArtifactHandle, ToolBox};
 #[cfg(feature = "schema")]
-pub use schema::SchemaValidator;
+pub use schema::{AskSession, SchemaValidator};
 
 /// The functions of the package, callable from Rust (the host tests).
 pub mod calls {
@@ -225,6 +225,43 @@ impl SchemaValidatorHandle {
     #[wasm_bindgen(js_name = findJsonAs)]
     pub fn find_json_as(&self, text: &str, schema: &str, options: &str) -> String {
         envelope(self.0.find_json_as(text, schema, options))
+    }
+}
+
+/// A retry session of the package's `ask`.
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = AskSessionHandle)]
+pub struct AskSessionExport(schema::AskSession);
+
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_class = AskSessionHandle)]
+impl AskSessionExport {
+    /// Starts a session (throws the envelope when the options are wrong).
+    #[wasm_bindgen(constructor)]
+    pub fn new(prompt: &str, options: &str) -> Result<AskSessionExport, String> {
+        schema::AskSession::new(prompt, options)
+            .map(Self)
+            .map_err(|e| envelope(Err(e)))
+    }
+
+    /// The prompt to send now.
+    pub fn prompt(&self) -> String {
+        envelope(self.0.prompt())
+    }
+
+    /// Judges the model's reply.
+    pub fn answer(&mut self, answer: &str) -> String {
+        envelope(self.0.answer(answer))
+    }
+
+    /// Rejects the last data with the caller's errors.
+    pub fn reject(&mut self, errors: &str) -> String {
+        envelope(self.0.reject(errors))
+    }
+
+    /// Accepts the last data.
+    pub fn accept(&mut self) -> String {
+        envelope(self.0.accept())
     }
 }
 

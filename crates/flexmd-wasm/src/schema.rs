@@ -3,7 +3,8 @@
 //! coercion and defaults, and hints a model can act on.
 
 use flexmd_schema::{
-    AlignError, Outcome as SchemaOutcome, Preset, Registry, Target, TransformOptions, Violation,
+    AlignError, Expected, Outcome as SchemaOutcome, Preset, Registry, Retrier, RetryError,
+    RetrySession, Target, TransformOptions, Violation,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -215,6 +216,165 @@ impl SchemaValidator {
     }
 }
 
+/// The predefined schemas, for the sessions of `ask` (a schema given by
+/// name is one of these; a schema object may `$ref` them).
+fn predefined() -> &'static Registry {
+    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    REGISTRY.get_or_init(Registry::new)
+}
+
+/// Options of `ask`, as the package passes them on (counts already checked
+/// to be whole numbers ≥ 0 in JavaScript).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct AskArgs {
+    /// A predefined schema's name, or a JSON Schema.
+    schema: Option<Value>,
+    /// An Output Format Spec: its Markdown block, or its JSON.
+    spec: Option<Value>,
+    max_retries: Option<usize>,
+    coerce: Option<bool>,
+    apply_defaults: Option<bool>,
+    strict: bool,
+    patch: bool,
+    max_tokens_total: Option<usize>,
+}
+
+/// A conversation with the caller's model, one answer at a time: what the
+/// package's `ask` drives (the library's prompts, judgements and hints).
+pub struct AskSession {
+    session: Option<RetrySession<'static>>,
+}
+
+/// The error for a session used after it ended.
+fn ended() -> BindingError {
+    argument_error("the session has ended")
+}
+
+/// A retry loop's end as the error JavaScript throws: no valid answer is a
+/// `ValidationError` whose `details` hold the best attempt's `errors`,
+/// every attempt and the `best` index.
+fn retry_error(error: RetryError) -> BindingError {
+    let message = error.to_string();
+    match error {
+        RetryError::Exhausted { attempts, best, .. } => {
+            let errors = best
+                .and_then(|i| attempts.get(i))
+                .map(|a| a.errors.clone())
+                .unwrap_or_default();
+            BindingError {
+                name: "ValidationError",
+                code: "schema::no_valid_answer".to_owned(),
+                message,
+                details: Some(Box::new(serde_json::json!({
+                    "errors": errors,
+                    "attempts": attempts,
+                    "best": best,
+                }))),
+            }
+        }
+        RetryError::Schema(e) => schema_error(&e),
+        _ => argument_error(message),
+    }
+}
+
+impl AskSession {
+    /// Starts a session for `prompt` (options: JSON text of [`AskArgs`]).
+    pub fn new(prompt: &str, options: &str) -> Result<Self, BindingError> {
+        let args: AskArgs = from_json("ask options", options)?;
+        let expected = match (args.schema, args.spec) {
+            (Some(Value::String(name)), None) => {
+                Expected::Schema(predefined().get(&name).cloned().ok_or_else(|| {
+                    schema_error(&flexmd_schema::SchemaError::NotFound {
+                        name: name.clone(),
+                        known: predefined().names().collect::<Vec<_>>().join(", "),
+                    })
+                })?)
+            }
+            (Some(schema @ (Value::Object(_) | Value::Bool(_))), None) => Expected::Schema(schema),
+            (None, Some(spec)) => {
+                let text = match spec {
+                    Value::String(text) => text,
+                    other => other.to_string(),
+                };
+                let spec = flexmd_ofs::read_spec(&text)
+                    .map_err(|e| argument_error(format!("spec: {e}")))?
+                    .value;
+                Expected::Spec(spec)
+            }
+            _ => {
+                return Err(argument_error(
+                    "give one of schema (a JSON Schema or a predefined schema's name) or spec",
+                ));
+            }
+        };
+        let mut retrier = Retrier::new(predefined(), expected);
+        if let Some(n) = args.max_retries {
+            retrier.max_retries = n;
+        }
+        let defaults = TransformOptions {
+            coerce: true,
+            apply_defaults: true,
+        };
+        retrier.options = TransformOptions {
+            coerce: args.coerce.unwrap_or(defaults.coerce),
+            apply_defaults: args.apply_defaults.unwrap_or(defaults.apply_defaults),
+        };
+        retrier.strict = args.strict;
+        retrier.patch = args.patch;
+        retrier.max_tokens_total = args.max_tokens_total;
+        let session = retrier.into_session(prompt).map_err(retry_error)?;
+        Ok(Self {
+            session: Some(session),
+        })
+    }
+
+    /// The prompt to send now.
+    pub fn prompt(&self) -> Outcome {
+        let session = self.session.as_ref().ok_or_else(ended)?;
+        Ok(Value::String(session.prompt().to_owned()))
+    }
+
+    /// Judges the model's reply: `{valid: true, data}` when the schema
+    /// accepts it, `{valid: false}` when the next prompt is ready.
+    pub fn answer(&mut self, answer: &str) -> Outcome {
+        let session = self.session.as_mut().ok_or_else(ended)?;
+        match session.answer(answer) {
+            Ok(Some(data)) => Ok(serde_json::json!({"valid": true, "data": data})),
+            Ok(None) => Ok(serde_json::json!({"valid": false})),
+            Err(e) => {
+                self.session = None;
+                Err(retry_error(e))
+            }
+        }
+    }
+
+    /// Rejects the last data with the caller's own errors (JSON text of a
+    /// list of `{path, message, pointer?, code?}`).
+    pub fn reject(&mut self, errors: &str) -> Outcome {
+        let errors: Vec<Violation> = from_json("errors", errors)?;
+        let session = self.session.as_mut().ok_or_else(ended)?;
+        match session.reject(errors) {
+            Ok(()) => Ok(Value::Null),
+            Err(e) => {
+                self.session = None;
+                Err(retry_error(e))
+            }
+        }
+    }
+
+    /// Accepts the last data: `{data, changes, attempts}`.
+    pub fn accept(&mut self) -> Outcome {
+        let session = self.session.take().ok_or_else(ended)?;
+        match session.accept() {
+            Some(accepted) => to_value(&accepted),
+            None => Err(argument_error(
+                "no valid answer to accept: call answer() first",
+            )),
+        }
+    }
+}
+
 fn columns_to_utf16(outcome: &mut SchemaOutcome, text: &str) {
     let offsets = TextOffsets::utf16(text);
     for violation in outcome.errors.iter_mut().chain(outcome.warnings.iter_mut()) {
@@ -271,6 +431,63 @@ mod tests {
         // Characters: 2 emoji, a space, `{"approved": ` = 16 → column 17;
         // UTF-16 units: 2 more.
         assert_eq!(error["column"], 19);
+    }
+
+    #[test]
+    fn an_ask_session_re_asks_and_ends_with_a_validation_error() {
+        let options = r#"{"schema": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}, "maxRetries": 1}"#;
+        let mut session = AskSession::new("Pick n.", options).unwrap_or_else(|e| panic!("{e}"));
+        let first = session.prompt().unwrap_or_default();
+        assert!(first.as_str().is_some_and(|p| p.starts_with("Pick n.\n\n")));
+        assert_eq!(
+            session.answer("").ok(),
+            Some(serde_json::json!({"valid": false}))
+        );
+        assert_eq!(
+            session.answer(r#"{"n": "3"}"#).ok(),
+            Some(serde_json::json!({"valid": true, "data": {"n": 3}}))
+        );
+        let Err(error) = session.reject(r#"[{"path": "n", "message": "n must be even"}]"#) else {
+            panic!("no retry is left");
+        };
+        assert_eq!(
+            (error.name, error.code.as_str()),
+            ("ValidationError", "schema::no_valid_answer")
+        );
+        let details = error.details.map(|d| *d).unwrap_or_default();
+        assert_eq!(details["attempts"].as_array().map(Vec::len), Some(2));
+        assert_eq!(details["errors"][0]["message"], "n must be even");
+        assert_eq!(
+            session.prompt().map_err(|e| e.message).err().as_deref(),
+            Some("the session has ended")
+        );
+    }
+
+    #[test]
+    fn an_ask_session_takes_a_spec_or_a_name() {
+        let Ok(mut session) = AskSession::new("Plan.", r#"{"schema": "plan"}"#) else {
+            panic!("plan is predefined");
+        };
+        assert_eq!(
+            session.answer(r#"{"phases": []}"#).ok(),
+            Some(serde_json::json!({"valid": true, "data": {"phases": []}}))
+        );
+        assert_eq!(
+            session.accept().unwrap_or_default()["attempts"]
+                .as_array()
+                .map(Vec::len),
+            Some(1)
+        );
+        let spec = serde_json::json!({"spec": "## Output format\n- Summary — prose\n"}).to_string();
+        assert!(AskSession::new("Sum up.", &spec).is_ok());
+        let Err(unknown) = AskSession::new("x", r#"{"schema": "nope"}"#) else {
+            panic!("nope is not a schema");
+        };
+        assert_eq!(unknown.name, "SchemaError");
+        let Err(neither) = AskSession::new("x", "{}") else {
+            panic!("a schema or a spec is needed");
+        };
+        assert_eq!(neither.name, "ArgumentError");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 // module's size).
 import { module as wasm } from "./wasm.js";
 import { call, json, options, text } from "./call.js";
+import { raise } from "./errors.js";
 
 // A schema argument: a registered schema's name, or a schema object.
 function schemaArg(value) {
@@ -86,3 +87,73 @@ export function findJsonAs(input, schema, opts) {
   return getValidator().findJsonAs(input, schema, opts);
 }
 
+
+// A count option: a whole number ≥ 0, else a RangeError (a TypeError for a
+// value that is no number at all).
+function count(name, value) {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number") throw new TypeError(`${name} must be a number, not ${value === null ? "null" : typeof value}`);
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number ≥ 0, not ${value}`);
+  return value;
+}
+
+// The text of a model's reply: a string; null or undefined is an empty
+// answer (asked again with a hint); an OpenAI Responses or Chat Completions
+// object, or an Anthropic message, gives its text.
+function replyText(reply) {
+  if (reply === null || reply === undefined) return "";
+  if (typeof reply === "string") return reply;
+  if (typeof reply === "object") {
+    if (typeof reply.output_text === "string") return reply.output_text;
+    if (Array.isArray(reply.choices)) return reply.choices[0]?.message?.content ?? "";
+    if (Array.isArray(reply.content)) {
+      return reply.content.filter((b) => b?.type === "text" && typeof b.text === "string").map((b) => b.text).join("");
+    }
+  }
+  throw new TypeError(`the model function must return the answer text (a string), not ${typeof reply}`);
+}
+
+/**
+ * Asks `model` (an async or plain function from the prompt to the answer
+ * text) until its answer is valid, and returns the valid data. The first
+ * prompt is `prompt` followed by the structure the answer must have; each
+ * retry shows the model its last answer and a hint per failing path.
+ * `schema` (a JSON Schema or a predefined schema's name) asks for JSON,
+ * `spec` (an Output Format Spec, Markdown or object) for a Markdown answer;
+ * `check(data)` may return errors of your own (`[{path, message}]`, from
+ * Zod say) that reject data the schema accepted and become the next hints.
+ * Throws `ValidationError` (details: `errors`, `attempts`, `best`) when no
+ * answer is valid; what `model` throws is thrown as it is.
+ */
+export async function ask(model, prompt, opts = {}) {
+  if (typeof model !== "function") throw new TypeError("model must be a function from the prompt to the answer text");
+  const { check, report, maxRetries, maxTokensTotal, ...rest } = opts ?? {};
+  if (check !== undefined && typeof check !== "function") throw new TypeError("check must be a function");
+  const settings = {
+    ...rest,
+    maxRetries: count("maxRetries", maxRetries ?? 3),
+    maxTokensTotal: count("maxTokensTotal", maxTokensTotal),
+  };
+  let session;
+  try {
+    session = new wasm.AskSessionHandle(text("prompt", prompt), JSON.stringify(settings));
+  } catch (thrown) {
+    raise(thrown);
+  }
+  try {
+    for (;;) {
+      const reply = await model(call(() => session.prompt()));
+      const judged = call((t) => session.answer(t), replyText(reply));
+      if (!judged.valid) continue;
+      const errors = check ? await check(judged.data) : undefined;
+      if (Array.isArray(errors) && errors.length > 0) {
+        call((e) => session.reject(e), JSON.stringify(errors));
+        continue;
+      }
+      const accepted = call(() => session.accept());
+      return report ? accepted : accepted.data;
+    }
+  } finally {
+    session.free();
+  }
+}

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { SchemaError, SchemaValidator, getValidator, findJson, findJsonAs } from "flexmd";
+import { SchemaError, SchemaValidator, ask, getValidator, findJson, findJsonAs } from "flexmd";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
@@ -182,4 +182,49 @@ test("findJsonAs counts offsets in UTF-16 units and says what it cannot do", () 
   });
   assert.throws(() => findJsonAs("{}", "review", { preset: "lenient" }), { name: "ArgumentError", message: /preset must be/ });
   assert.throws(() => findJsonAs("{}", "nope"), { name: "SchemaError" });
+});
+
+test("ask sends the prompts `flexmd run` sends and returns its data", async () => {
+  const answers = ['{"phases": "soon"}', '```json\n{"phases": []}\n```'];
+  const dir = mkdtempSync(join(outside, "run-"));
+  answers.forEach((a, i) => writeFileSync(join(dir, `answer_${i + 1}`), a));
+  const script = `${root}crates/flexmd-schema/tests/fixtures/scripted_model.sh`;
+  const data = cli(["run", "--schema", "plan", "--llm-cmd", `sh '${script}' '${dir}'`, "--prompt", "Plan the release.", "--json"]);
+  const prompts = [];
+  const replies = [...answers];
+  const model = async (prompt) => {
+    prompts.push(prompt);
+    return replies.shift();
+  };
+  const accepted = await ask(model, "Plan the release.", { schema: "plan", report: true });
+  assert.deepEqual(accepted.data, data);
+  assert.deepEqual(prompts, [1, 2].map((n) => readFileSync(join(dir, `prompt_${n}`), "utf8")));
+  assert.equal(accepted.attempts.length, 2);
+});
+
+test("ask re-asks on the caller's check, empty replies and provider objects, in JavaScript's terms", async () => {
+  const schema = { type: "object", required: ["n"], properties: { n: { type: "integer" } } };
+  const replies = [null, { output_text: '{"n": "3"}' }, { choices: [{ message: { content: '{"n": 4}' } }] }];
+  const prompts = [];
+  const even = (data) => (data.n % 2 ? [{ path: "n", message: "n must be even" }] : []);
+  const n = await ask(async (p) => (prompts.push(p), replies.shift()), "Pick n.", { schema, check: even });
+  assert.deepEqual(n, { n: 4 });
+  assert.match(prompts[1], /Fix root: The answer was empty/);
+  assert.match(prompts[2], /- Fix n: n must be even/);
+  // A plain function and Anthropic's content blocks work too.
+  const anthropic = { content: [{ type: "text", text: '{"n": 2}' }] };
+  assert.deepEqual(await ask(() => anthropic, "Pick n.", { schema }), { n: 2 });
+  await assert.rejects(ask(() => '{"n": 1}', "Pick n.", { schema, check: even, maxRetries: 1 }), (error) => {
+    assert.equal(error.name, "ValidationError");
+    assert.equal(error.details.attempts.length, 2);
+    assert.equal(error.details.errors[0].message, "n must be even");
+    return true;
+  });
+  await assert.rejects(ask(() => "{}", "x", { schema, maxRetries: -1 }), RangeError);
+  await assert.rejects(ask(() => "{}", "x", { schema, maxRetries: 1.5 }), RangeError);
+  await assert.rejects(ask(() => "{}", "x", { schema, maxTokensTotal: "9" }), TypeError);
+  await assert.rejects(ask(() => 42, "x", { schema }), /must return the answer text/);
+  await assert.rejects(ask(() => "{}", "x", {}), { name: "ArgumentError" });
+  const down = new Error("the API is down");
+  await assert.rejects(ask(async () => { throw down; }, "x", { schema }), (e) => e === down);
 });

@@ -80,6 +80,13 @@ const fromText: ValidationResult = validator.validateText("```json\n{}\n```", "r
 validator.registerSchema("ticket", { type: "object", required: ["id"] });
 console.log(names, transformed.coerced, hints[0]?.hint, fromText.hints);
 
+// Asking until the answer is valid.
+import { type AskReport, ask } from "flexmd";
+interface Plan { phases: unknown[] }
+const planned: Promise<Plan> = ask<Plan>(async (p: string) => `{"phases": []} ${p.length}`, "Plan.", { schema: "plan", check: (d: Plan) => (d.phases.length ? [] : [{ path: "phases", message: "empty" }]) });
+const planReport: Promise<AskReport<Plan>> = ask<Plan>(() => null, "Plan.", { schema: "plan", report: true, maxRetries: 0 });
+console.log(planned, planReport);
+
 // Fitting an answer to a schema.
 import { type Coercion, type FittedJson, ValidationError, findJsonAs } from "flexmd";
 const fitted: FittedJson | null = findJsonAs('{"Ok": "yes"}', { type: "object" }, { preset: "salvage" });
