@@ -34,7 +34,9 @@ pub use markdown::{
     CodeEntry, HeadingEntry, Image, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_AST_OPEN_BRACKETS,
     MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact,
 };
-pub use page::{DEFAULT_MAX_TOKENS, MIN_MAX_TOKENS, Omitted, Page, PageUnit, page_value};
+pub use page::{
+    DEFAULT_MAX_TOKENS, MAX_PAGE_TOKENS, MIN_MAX_TOKENS, Omitted, Page, PageUnit, page_value,
+};
 pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};
 pub use tools::{

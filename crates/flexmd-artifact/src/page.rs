@@ -18,6 +18,13 @@ pub const DEFAULT_MAX_TOKENS: usize = 20_000;
 /// The smallest budget a page may have: room for a line or a value.
 pub const MIN_MAX_TOKENS: usize = 16;
 
+/// The largest budget a page may have, whatever a call asks: 200 000
+/// tokens, the largest context windows in common use. A larger
+/// `max_tokens` is lowered to it and the page says so
+/// ([`Page::max_tokens_capped`]): one call must not make a response of
+/// hundreds of megabytes.
+pub const MAX_PAGE_TOKENS: usize = 200_000;
+
 /// One page of a tool's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -35,6 +42,10 @@ pub struct Page {
     /// Give it back with the same tool and arguments for the next page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
+    /// The `max_tokens` the call asked for, when it was above
+    /// [`MAX_PAGE_TOKENS`] and the page was made within that instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tokens_capped: Option<usize>,
 }
 
 /// How much of a result a page leaves for the pages after it.
@@ -73,19 +84,33 @@ struct Cursor {
 }
 
 impl Cursor {
+    /// `NEXT.RESUME.CHECK`: the position, and a check over the position
+    /// and the call (its tool, arguments and artifact), so an edited digit
+    /// or another call's cursor is refused, never read as another place.
     fn encode(self) -> String {
-        format!("{}.{}.{:016x}", self.next, self.resume_line, self.call)
+        format!("{}.{}.{:016x}", self.next, self.resume_line, self.check())
+    }
+
+    /// The check of the position within the call.
+    fn check(self) -> u64 {
+        let mut bytes = [0u8; 24];
+        let parts = [self.call, self.next as u64, self.resume_line as u64];
+        for (chunk, part) in bytes.chunks_exact_mut(8).zip(parts) {
+            chunk.copy_from_slice(&part.to_le_bytes());
+        }
+        fnv1a(0xcbf2_9ce4_8422_2325, &bytes)
     }
 
     fn decode(name: &str, text: &str, call: u64) -> Result<Self, ArtifactError> {
         let bad = || {
             ArtifactError::Call(format!(
-                "{name}: `cursor` {text:?} is not one this call returned; give the cursor of \
-                 the last page, with the same arguments, or leave it out to start again"
+                "{name}: `cursor` {text:?} is not one this call returned (it was changed, \
+                 or it belongs to other arguments or another file); start again without \
+                 a cursor, or give the cursor of the last page with the same arguments"
             ))
         };
         let mut parts = text.split('.');
-        let (Some(next), Some(resume), Some(id), None) =
+        let (Some(next), Some(resume), Some(check), None) =
             (parts.next(), parts.next(), parts.next(), parts.next())
         else {
             return Err(bad());
@@ -93,14 +118,39 @@ impl Cursor {
         let cursor = Self {
             next: next.parse().map_err(|_| bad())?,
             resume_line: resume.parse().map_err(|_| bad())?,
-            call: u64::from_str_radix(id, 16).map_err(|_| bad())?,
+            call,
         };
-        if cursor.call == call {
+        let check = u64::from_str_radix(check, 16).map_err(|_| bad())?;
+        if check == cursor.check() {
             Ok(cursor)
         } else {
             Err(bad())
         }
     }
+}
+
+/// FNV-1a of `bytes` from `hash`.
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// `max_tokens` within [[`MIN_MAX_TOKENS`], [`MAX_PAGE_TOKENS`]]: too small
+/// is an error; too large is lowered, and the asked-for budget returned.
+fn budget(name: &str, max_tokens: usize) -> Result<(usize, Option<usize>), ArtifactError> {
+    if max_tokens < MIN_MAX_TOKENS {
+        return Err(ArtifactError::Call(format!(
+            "{name}: `max_tokens` must be at least {MIN_MAX_TOKENS} (got {max_tokens})"
+        )));
+    }
+    Ok(if max_tokens > MAX_PAGE_TOKENS {
+        (MAX_PAGE_TOKENS, Some(max_tokens))
+    } else {
+        (max_tokens, None)
+    })
 }
 
 /// FNV-1a over the tool's name and its arguments with keys sorted: a
@@ -113,12 +163,8 @@ fn fingerprint(name: &str, args: &Value) -> u64 {
         }
         other => other.to_string(),
     };
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in name.bytes().chain([0]).chain(canonical.bytes()) {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
+    let hash = fnv1a(0xcbf2_9ce4_8422_2325, name.as_bytes());
+    fnv1a(fnv1a(hash, &[0]), canonical.as_bytes())
 }
 
 /// A result's units from some point on.
@@ -212,13 +258,13 @@ impl ToolSet<'_> {
         max_tokens: usize,
         cursor: Option<&str>,
     ) -> Result<Page, ArtifactError> {
-        if max_tokens < MIN_MAX_TOKENS {
-            return Err(ArtifactError::Call(format!(
-                "{name}: `max_tokens` must be at least {MIN_MAX_TOKENS} (got {max_tokens})"
-            )));
-        }
+        let (max_tokens, capped) = budget(name, max_tokens)?;
         let parsed = crate::tools::parse_arguments(name, arguments)?;
-        let call = fingerprint(name, &parsed);
+        // The cursor is bound to the call and to the file as it is now: a
+        // file of another size makes old cursors fail, not skip.
+        let (_, _, artifact) = self.resolve(name, &parsed)?;
+        let size = artifact.base().byte_length() as u64;
+        let call = fnv1a(fingerprint(name, &parsed), &size.to_le_bytes());
         let start = match cursor {
             Some(text) => Cursor::decode(name, text, call)?,
             None => Cursor {
@@ -228,7 +274,9 @@ impl ToolSet<'_> {
             },
         };
         let units = self.units(name, &parsed, start)?;
-        fill(name, units, start, max_tokens, &|| self.cancelled())
+        let mut page = fill(name, units, start, max_tokens, &|| self.cancelled())?;
+        page.max_tokens_capped = capped;
+        Ok(page)
     }
 
     /// The result of a call as units, from `start` on.
@@ -448,11 +496,7 @@ pub fn page_value(
     max_tokens: usize,
     cursor: Option<&str>,
 ) -> Result<Page, ArtifactError> {
-    if max_tokens < MIN_MAX_TOKENS {
-        return Err(ArtifactError::Call(format!(
-            "{name}: `max_tokens` must be at least {MIN_MAX_TOKENS} (got {max_tokens})"
-        )));
-    }
+    let (max_tokens, capped) = budget(name, max_tokens)?;
     let call = fingerprint(name, arguments);
     let start = match cursor {
         Some(text) => Cursor::decode(name, text, call)?,
@@ -493,7 +537,9 @@ pub fn page_value(
         Value::String(text) => Units::Single(text.clone()),
         other => Units::Single(serde_json::to_string_pretty(other).unwrap_or_default()),
     };
-    fill(name, units, start, max_tokens, &|| false)
+    let mut page = fill(name, units, start, max_tokens, &|| false)?;
+    page.max_tokens_capped = capped;
+    Ok(page)
 }
 
 /// Lists serialised item by item.
@@ -539,6 +585,7 @@ fn fill(
                 truncated: false,
                 omitted: None,
                 cursor: None,
+                max_tokens_capped: None,
             })
         }
         Units::Lines { lines, total } => {
@@ -625,6 +672,17 @@ impl Pieces<'_> {
         too_big: &dyn Fn(String, usize) -> ArtifactError,
         stop: &dyn Fn() -> bool,
     ) -> Result<Page, ArtifactError> {
+        // A cursor only ever points inside its result; past the end, the
+        // result changed under it: an error, never an empty page that reads
+        // as the end.
+        if self.total.is_some_and(|total| start.next > total) {
+            return Err(ArtifactError::Call(format!(
+                "`cursor` points past the end of the result ({} of {}); the result changed \
+                 since that page: start again without a cursor",
+                start.next,
+                self.total.unwrap_or_default()
+            )));
+        }
         let mut taken: Vec<(String, usize)> = Vec::new();
         // Where a grep resumes: after the last line shown, or at the first
         // line not shown.
@@ -680,6 +738,7 @@ impl Pieces<'_> {
                 }
                 .encode()
             }),
+            max_tokens_capped: None,
         })
     }
 }
@@ -693,5 +752,6 @@ fn empty() -> Page {
         truncated: false,
         omitted: None,
         cursor: None,
+        max_tokens_capped: None,
     }
 }

@@ -240,6 +240,95 @@ fn a_cursor_continues_only_its_own_call() {
 }
 
 #[test]
+fn an_edited_cursor_is_refused_never_read_as_another_place() {
+    let list = log(1000);
+    let tools = forge_tools(&list);
+    let args = r#"{"callId": "log"}"#;
+    let page = tools.call_paged("artifact_cat", args, 200, None).unwrap();
+    let cursor = page.cursor.unwrap();
+    let (position, check) = cursor.split_once('.').unwrap();
+    // Every one-digit change of the position is caught.
+    for digit in '0'..='9' {
+        let edited = format!("{}{digit}.{check}", &position[..position.len() - 1]);
+        if edited == cursor {
+            continue;
+        }
+        let error = tools
+            .call_paged("artifact_cat", args, 200, Some(&edited))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("is not one this call returned (it was changed"),
+            "{edited}: {error}"
+        );
+        assert!(error.contains("start again without a cursor"), "{error}");
+    }
+    // Another file with the same callId (a log that grew) refuses it too.
+    let grown = log(1001);
+    let error = forge_tools(&grown)
+        .call_paged("artifact_cat", args, 200, Some(&cursor))
+        .unwrap_err();
+    assert!(error.to_string().contains("is not one this call returned"));
+}
+
+#[test]
+fn a_cursor_past_the_end_of_a_result_that_shrank_is_an_error() {
+    let args = json!({"q": "ids"});
+    let long = json!((0..200).collect::<Vec<_>>());
+    let first = flexmd_artifact::page_value("ids", &args, &long, 50, None).unwrap();
+    let cursor = first.cursor.unwrap();
+    let short = json!([1, 2]);
+    let error = flexmd_artifact::page_value("ids", &args, &short, 50, Some(&cursor)).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("points past the end of the result"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_budget_past_the_ceiling_is_lowered_and_said() {
+    let list = log(20);
+    let tools = forge_tools(&list);
+    let page = tools
+        .call_paged(
+            "artifact_cat",
+            r#"{"callId": "log"}"#,
+            1_000_000_000_000,
+            None,
+        )
+        .unwrap();
+    assert_eq!(page.max_tokens_capped, Some(1_000_000_000_000));
+    assert!(!page.truncated);
+    let json = serde_json::to_value(&page).unwrap();
+    assert_eq!(json["max_tokens_capped"], json!(1_000_000_000_000_u64));
+    // A large log: the page stays within the ceiling.
+    let big = log(200_000);
+    let page = forge_tools(&big)
+        .call_paged(
+            "artifact_grep",
+            r#"{"callId": "log", "pattern": "GET"}"#,
+            usize::MAX,
+            None,
+        )
+        .unwrap();
+    assert!(page.truncated && page.tokens <= flexmd_artifact::MAX_PAGE_TOKENS);
+    let at = tools
+        .call_paged(
+            "artifact_cat",
+            r#"{"callId": "log"}"#,
+            flexmd_artifact::MAX_PAGE_TOKENS,
+            None,
+        )
+        .unwrap();
+    assert_eq!(at.max_tokens_capped, None);
+    let value =
+        flexmd_artifact::page_value("mine", &json!({}), &json!([1, 2]), usize::MAX, None).unwrap();
+    assert_eq!(value.max_tokens_capped, Some(usize::MAX));
+}
+
+#[test]
 fn budgets_too_small_for_one_piece_are_errors_that_say_what_to_do() {
     let list = log(10);
     let tools = forge_tools(&list);

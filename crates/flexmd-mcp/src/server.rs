@@ -631,7 +631,18 @@ fn text_tokens(text: &str) -> usize {
 /// cursor in JSON; then the check's note, if any.
 fn content(name: &str, page: Page, note: Option<String>) -> Vec<ContentBlock> {
     let more = more_note(name, &page);
+    let capped = page.max_tokens_capped.map(|asked| {
+        json!({
+            "max_tokens_capped": asked,
+            "max_tokens": flexmd_artifact::MAX_PAGE_TOKENS,
+            "why": "no page holds more than this; the next page comes with the cursor",
+        })
+        .to_string()
+    });
     let mut blocks = vec![ContentBlock::text(page.text)];
+    if let Some(capped) = capped {
+        blocks.push(ContentBlock::text(capped));
+    }
     if let Some(more) = more {
         blocks.push(ContentBlock::text(more));
     }
@@ -790,6 +801,7 @@ mod tests {
                 count: Some(usize::MAX),
             }),
             cursor: Some(format!("{}.{}.{:016x}", usize::MAX, usize::MAX, u64::MAX)),
+            max_tokens_capped: None,
         };
         let names = flexmd_artifact::tool_catalogue()
             .into_iter()

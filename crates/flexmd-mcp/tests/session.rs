@@ -168,7 +168,35 @@ async fn open_grep_and_page_through_a_log() {
         note["next"],
         json!("call artifact_grep again with the same arguments and this cursor")
     );
+
+    // A budget past the ceiling is lowered, and the result says so.
+    let mut huge = grep_args.clone();
+    huge["max_tokens"] = json!(1_000_000_000_000_u64);
+    let capped = client.call("artifact_grep", huge).await;
+    assert_eq!(text(&capped).lines().count(), 429, "it fits the ceiling");
+    let note: Value = serde_json::from_str(capped["content"][1]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(note["max_tokens_capped"], json!(1_000_000_000_000_u64));
+    assert_eq!(note["max_tokens"], json!(flexmd_artifact::MAX_PAGE_TOKENS));
+
+    // An edited cursor is refused, not read as another place.
+    let cursor = note_cursor(&page);
+    let mut edited = grep_args.clone();
+    edited["max_tokens"] = json!(400);
+    edited["cursor"] = json!(format!("1{cursor}"));
+    let refused = client.call("artifact_grep", edited).await;
+    assert_eq!(refused["isError"], json!(true));
+    assert!(
+        text(&refused).contains("start again without a cursor"),
+        "{}",
+        text(&refused)
+    );
     client.close().await;
+}
+
+/// The cursor in a page's note.
+fn note_cursor(page: &Value) -> String {
+    let note: Value = serde_json::from_str(page["content"][1]["text"].as_str().unwrap()).unwrap();
+    note["cursor"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

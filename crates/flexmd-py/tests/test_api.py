@@ -331,6 +331,14 @@ def test_call_page_pages_by_tokens() -> None:
         tools.call_page(call, max_tokens=100, cursor="9.9.9")
     with pytest.raises(flexmd.ToolCallError, match="must be at least 16"):
         tools.call_page(call, max_tokens=3)
+    # No ceiling-less budget: 10**12 is lowered to 200 000, and said.
+    whole = tools.call_page(call, max_tokens=10**12)
+    assert (whole["truncated"], whole["max_tokens_capped"]) == (False, 10**12)
+    # A mangled digit of the position is refused, not followed.
+    position, check = first["cursor"].rsplit(".", 1)
+    edited = f"{int(position.split('.')[0]) + 1}.{position.split('.')[1]}.{check}"
+    with pytest.raises(flexmd.ToolCallError, match="start again without a cursor"):
+        tools.call_page(call, max_tokens=100, cursor=edited)
 
 
 def test_provider_objects_are_read_through_model_dump() -> None:

@@ -574,7 +574,10 @@ class ToolSet:
         whole lines or whole JSON values (a page of values is a JSON array);
         give ``cursor`` back, with the same call, for the next page. A
         single line or value over the budget raises :class:`ToolCallError`
-        saying how to narrow the call."""
+        saying how to narrow the call. ``max_tokens`` above 200 000 is
+        lowered to it (``max_tokens_capped`` gives what was asked). A cursor
+        that was edited, or belongs to other arguments or to a file that
+        changed, raises :class:`ToolCallError` (start again without one)."""
     def call_all(self, calls: Any) -> List[Dict[str, Any]]:
         """Runs every call in ``calls`` (a call, an assistant message
         holding them, or a list): ``{id?, name, result | error}`` each, as
