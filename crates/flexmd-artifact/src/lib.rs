@@ -37,7 +37,7 @@ pub use markdown::{
 pub use page::{
     DEFAULT_MAX_TOKENS, MAX_PAGE_TOKENS, MIN_MAX_TOKENS, Omitted, Page, PageUnit, page_value,
 };
-pub use reader::{FileReader, Lines, MemoryReader, SpoolReader};
+pub use reader::{FileReader, Lines, MAX_UNSIZED_FILE_BYTES, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};
 pub use tools::{
     AnthropicTool, Artifact, ArtifactKind, Caps, FunctionType, OpenAiTool, ToolDefinition,

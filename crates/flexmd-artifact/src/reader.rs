@@ -341,9 +341,25 @@ impl SpoolReader for MemoryReader {
 /// The file must not change while it is open.
 #[derive(Debug)]
 pub struct FileReader {
-    map: Option<memmap2::Mmap>,
+    map: Storage,
     index: std::sync::OnceLock<LineIndex>,
 }
+
+/// Where a file's bytes are: mapped; read into memory (a file whose size
+/// the system reports as 0 but which has content, as procfs and sysfs
+/// files do); or nowhere (an empty file, which cannot be mapped on every
+/// platform).
+#[derive(Debug)]
+enum Storage {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+    Empty,
+}
+
+/// The most a file of reported size 0 may hold when it is read (procfs
+/// and sysfs files are small; a device that never ends must not fill
+/// memory).
+pub const MAX_UNSIZED_FILE_BYTES: usize = 64 * 1024 * 1024;
 
 impl FileReader {
     /// Maps the file at `path`; its line index is built on first use.
@@ -363,8 +379,8 @@ impl FileReader {
         progress: &mut dyn FnMut(usize),
     ) -> Result<Self, ArtifactError> {
         let map = map_path(path)?;
-        let index = LineIndex::build(map.as_deref().unwrap_or_default(), progress, &|range| {
-            if let Some(map) = &map {
+        let index = LineIndex::build(map.bytes(), progress, &|range| {
+            if let Storage::Mapped(map) = &map {
                 release_pages(map, range);
             }
         });
@@ -382,19 +398,82 @@ impl FileReader {
     }
 }
 
-/// The file at `path`, mapped (`None` for an empty file, which cannot be
-/// mapped on every platform; it has no lines).
-fn map_path(path: &Path) -> Result<Option<memmap2::Mmap>, ArtifactError> {
+impl Storage {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Self::Mapped(map) => map,
+            Self::Read(bytes) => bytes,
+            Self::Empty => &[],
+        }
+    }
+}
+
+/// The file at `path`: mapped, or read when it reports a size of 0 but
+/// has content (procfs, sysfs). What is not a regular file — a pipe (whose
+/// opening would wait for a writer), a device, a socket, a directory — is
+/// refused with a message that says what to do instead.
+fn map_path(path: &Path) -> Result<Storage, ArtifactError> {
     let io = |source| ArtifactError::Io {
         path: path.to_owned(),
         source,
     };
+    // `metadata` never blocks, where opening a pipe would.
+    let kind = std::fs::metadata(path).map_err(io)?.file_type();
+    if !kind.is_file() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "it is {}, not a regular file: give its content on standard input instead",
+                file_kind(&kind)
+            ),
+        )));
+    }
     let file = std::fs::File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     if len == 0 {
-        return Ok(None);
+        let mut bytes = Vec::new();
+        let limit = u64::try_from(MAX_UNSIZED_FILE_BYTES).unwrap_or(u64::MAX);
+        std::io::Read::read_to_end(&mut std::io::Read::take(&file, limit + 1), &mut bytes)
+            .map_err(io)?;
+        if bytes.len() > MAX_UNSIZED_FILE_BYTES {
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "its size is reported as 0 but it holds more than {} MiB: copy it to a \
+                     regular file first",
+                    MAX_UNSIZED_FILE_BYTES >> 20
+                ),
+            )));
+        }
+        return Ok(if bytes.is_empty() {
+            Storage::Empty
+        } else {
+            Storage::Read(bytes)
+        });
     }
-    map_file(&file).map(Some).map_err(io)
+    map_file(&file).map(Storage::Mapped).map_err(io)
+}
+
+/// What a file that is not a regular file is, in a few words.
+fn file_kind(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a pipe (FIFO)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// One of the two `unsafe` blocks of the workspace (with `release_pages`).
@@ -441,10 +520,10 @@ fn release_pages(map: &memmap2::Mmap, range: Range<usize>) {
 
 impl SpoolReader for FileReader {
     fn bytes(&self) -> &[u8] {
-        self.map.as_deref().unwrap_or_default()
+        self.map.bytes()
     }
     fn release(&self, range: Range<usize>) {
-        if let Some(map) = &self.map {
+        if let Storage::Mapped(map) = &self.map {
             release_pages(map, range);
         }
     }

@@ -193,3 +193,51 @@ fn r009_a_document_of_too_many_values_is_refused_before_parsing() {
         "{err}"
     );
 }
+
+/// 10. A file whose size the system reports as 0 but which has content
+///     (`/proc/self/status`) opened as an empty artifact, which an agent
+///     reads as "empty file"; a pipe given by path made the open wait for a
+///     writer forever.
+#[test]
+fn r010_special_files_are_read_or_refused_never_silently_empty() {
+    use flexmd_artifact::{FileReader, SpoolReader};
+    // The error and its cause, as the CLI and the bindings show them.
+    let chain = |e: flexmd_artifact::ArtifactError| {
+        let cause = std::error::Error::source(&e).map(ToString::to_string);
+        format!("{e}: {}", cause.unwrap_or_default())
+    };
+    #[cfg(target_os = "linux")]
+    {
+        let status = FileReader::open("/proc/self/status").unwrap();
+        let text = String::from_utf8_lossy(status.bytes()).into_owned();
+        assert!(text.starts_with("Name:"), "{text:?}");
+        assert!(status.line_count() > 10);
+    }
+    let dir = std::env::temp_dir().join(format!("flexmd-r010-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let error = chain(FileReader::open(&dir).unwrap_err());
+    assert!(
+        error.contains("it is a directory, not a regular file"),
+        "{error}"
+    );
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let error = chain(FileReader::open(&fifo).unwrap_err());
+            assert!(
+                error.contains(
+                    "it is a pipe (FIFO), not a regular file: give its content on standard input"
+                ),
+                "{error}"
+            );
+        }
+        let error = chain(FileReader::open("/dev/zero").unwrap_err());
+        assert!(error.contains("it is a device"), "{error}");
+    }
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    assert_eq!(FileReader::open(&empty).unwrap().bytes(), b"");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -156,22 +156,43 @@ pub(crate) struct MappedInput {
 /// `file` checked, or standard input copied to a temporary file (the
 /// artifact readers map files: a pipe cannot be mapped).
 pub(crate) fn mapped_input(file: &Path) -> Result<MappedInput, CliError> {
+    let spool_error = |source| CliError::Read {
+        path: std::env::temp_dir(),
+        source,
+    };
     if !is_stdin(Some(file)) {
-        check_file(file)?;
-        return Ok(MappedInput {
+        // A pipe given by path (`<(cmd)`) is spooled as standard input is;
+        // other files that are not regular are refused by the reader.
+        if !is_pipe(file) {
+            // Opening a device could block: only files, directories and
+            // missing paths are checked here (with their own messages).
+            if std::fs::metadata(file).map_or(true, |m| m.is_file() || m.is_dir()) {
+                check_file(file)?;
+            }
+            return Ok(MappedInput {
+                path: file.to_owned(),
+                name: file.display().to_string(),
+                _spool: None,
+            });
+        }
+        let read_error = |source| CliError::Read {
             path: file.to_owned(),
+            source,
+        };
+        let mut pipe = std::fs::File::open(file).map_err(read_error)?;
+        let mut spool = tempfile::NamedTempFile::new().map_err(spool_error)?;
+        std::io::copy(&mut pipe, &mut spool).map_err(read_error)?;
+        let spool = spool.into_temp_path();
+        return Ok(MappedInput {
+            path: spool.to_path_buf(),
             name: file.display().to_string(),
-            _spool: None,
+            _spool: Some(spool),
         });
     }
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         eprintln!("flexmd: reading standard input (end it with Ctrl-D; --help for usage)");
     }
-    let spool_error = |source| CliError::Read {
-        path: std::env::temp_dir(),
-        source,
-    };
     let mut spool = tempfile::NamedTempFile::new().map_err(spool_error)?;
     std::io::copy(&mut stdin.lock(), &mut spool).map_err(CliError::Stdin)?;
     let spool = spool.into_temp_path();
@@ -180,6 +201,20 @@ pub(crate) fn mapped_input(file: &Path) -> Result<MappedInput, CliError> {
         name: "-".to_owned(),
         _spool: Some(spool),
     })
+}
+
+/// Whether `path` is a pipe (a FIFO, or `<(cmd)`'s `/dev/fd/N`).
+fn is_pipe(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 /// What one input gave: its result as JSON text, laid out as the output

@@ -1845,6 +1845,47 @@ mod seed {
     }
 
     #[test]
+    fn special_files_are_read_spooled_or_refused() {
+        #[cfg(target_os = "linux")]
+        {
+            let out = flexmd()
+                .args(["artifact", "head", "/proc/self/status", "n=1"])
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            assert!(String::from_utf8_lossy(&out.stdout).starts_with("Name:"));
+        }
+        let out = flexmd()
+            .args(["artifact", "head", "/dev/zero"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("it is a device, not a regular file"),
+            "should say why"
+        );
+        #[cfg(unix)]
+        {
+            let dir = scratch("fifo");
+            let fifo = dir.join("pipe");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                let writer = {
+                    let fifo = fifo.clone();
+                    std::thread::spawn(move || std::fs::write(fifo, "from a pipe\nsecond\n"))
+                };
+                flexmd()
+                    .args(["artifact", "tail", fifo.to_str().unwrap(), "n=2"])
+                    .timeout(std::time::Duration::from_secs(30))
+                    .assert()
+                    .success()
+                    .stdout("second\n\n");
+                writer.join().unwrap().unwrap();
+            }
+        }
+    }
+
+    #[test]
     fn options_after_the_tool_arguments_are_options() {
         let dir = scratch("options-after");
         let file = dir.join("records.jsonl");
