@@ -3030,7 +3030,7 @@ _flexmd() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "openai anthropic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "openai openai-responses anthropic" -- "${cur}"))
                     return 0
                     ;;
                 --as)

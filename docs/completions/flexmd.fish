@@ -286,7 +286,8 @@ complete -c flexmd -n "__fish_flexmd_using_subcommand run" -l patch -d 'On a ret
 complete -c flexmd -n "__fish_flexmd_using_subcommand run" -l json -d 'Machine output: results and reports as JSON on stdout (validation reports, tool results) instead of text and diagnostics'
 complete -c flexmd -n "__fish_flexmd_using_subcommand run" -l compact -d 'Print JSON on one line instead of indented'
 complete -c flexmd -n "__fish_flexmd_using_subcommand run" -s h -l help -d 'Print help'
-complete -c flexmd -n "__fish_flexmd_using_subcommand tools" -l format -d 'The tool-definition format' -r -f -a "openai\t'`[{"type": "function", "function": {...}}]`'
+complete -c flexmd -n "__fish_flexmd_using_subcommand tools" -l format -d 'The tool-definition format' -r -f -a "openai\t'`[{"type": "function", "function": {...}}]` (Chat Completions)'
+openai-responses\t'`[{"type": "function", "name", "description", "parameters", "strict": false}]` (the Responses API)'
 anthropic\t'`[{"name", "description", "input_schema"}]`'"
 complete -c flexmd -n "__fish_flexmd_using_subcommand tools" -l as -d 'Read every file as this kind (default: from the extension: .json, .json5, .jsonl, .ndjson are JSON of that format; .md, .markdown Markdown; anything else, and standard input, text)' -r -f -a "json\t'JSON, JSON5 or JSON Lines, told apart by content'
 json5\t'JSON5 (comments, trailing commas, unquoted keys)'

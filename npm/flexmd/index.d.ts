@@ -558,7 +558,7 @@ export interface ToolPage {
 }
 
 export interface ForgedTools {
-  format: "openai" | "anthropic";
+  format: ToolFormat;
   /** The tool definitions to offer the model, in `format`. */
   definitions: Array<Record<string, unknown>>;
   /** Runs one call: the text to give the model. Throws `ToolCallError` (its message is for the model). */
@@ -570,8 +570,11 @@ export interface ForgedTools {
 /** The function-calling tools over `artifacts` and their dispatcher. */
 export function forgeTools(
   artifacts: SpooledArtifact[],
-  options?: { format?: "openai" | "anthropic" },
+  options?: { format?: ToolFormat },
 ): ForgedTools;
+
+/** Tool definitions for OpenAI Chat Completions (`openai`), the OpenAI Responses API (`openai-responses`: flat, `strict: false`) or Anthropic. */
+export type ToolFormat = "openai" | "openai-responses" | "anthropic";
 
 // ---- Errors ----------------------------------------------------------------
 

@@ -442,6 +442,27 @@ pub struct OpenAiTool<'a> {
     pub function: &'a ToolDefinition,
 }
 
+/// A tool in the OpenAI Responses API's format, flat:
+/// `{"type": "function", name, description, parameters, strict: false}`.
+/// `strict` is false because the Responses API takes it as true when it is
+/// left out, and strict mode refuses the optional arguments these tools
+/// have.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct ResponsesTool<'a> {
+    /// Always `"function"`.
+    #[serde(rename = "type")]
+    pub kind: FunctionType,
+    /// The tool's name (`artifact_head`).
+    pub name: &'a str,
+    /// What it does, for the model.
+    pub description: &'a str,
+    /// The JSON Schema of its arguments (`callId` included).
+    pub parameters: &'a Value,
+    /// Always false (see the type's documentation).
+    pub strict: bool,
+}
+
 /// A tool in Anthropic's format: `{name, description, input_schema}`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -461,6 +482,23 @@ impl ToolDefinition {
             kind: FunctionType::Function,
             function: self,
         }
+    }
+
+    /// This tool in the OpenAI Responses API's flat format, typed.
+    pub fn openai_responses(&self) -> ResponsesTool<'_> {
+        ResponsesTool {
+            kind: FunctionType::Function,
+            name: &self.name,
+            description: &self.description,
+            parameters: &self.parameters,
+            strict: false,
+        }
+    }
+
+    /// This tool in the OpenAI Responses API's format (`{"type":
+    /// "function", name, description, parameters, strict}`).
+    pub fn to_openai_responses(&self) -> Value {
+        json!(self.openai_responses())
     }
 
     /// This tool in Anthropic's format, typed.
@@ -677,6 +715,29 @@ impl<'a> ToolSet<'a> {
             self.definitions()
                 .iter()
                 .map(ToolDefinition::to_openai)
+                .collect(),
+        )
+    }
+
+    /// The definitions in the OpenAI Responses API's format (`[{"type":
+    /// "function", name, description, parameters, strict}]`), for
+    /// `client.responses.create(tools=...)`.
+    ///
+    /// ```
+    /// use flexmd_artifact::{Artifact, MemoryReader, SpooledArtifact, forge_tools};
+    ///
+    /// let artifacts = vec![("log".to_owned(), Artifact::Text(SpooledArtifact::new(MemoryReader::new("a\n"))))];
+    /// let tools = forge_tools(&artifacts).to_openai_responses();
+    /// assert_eq!(tools[0]["type"], "function");
+    /// assert_eq!(tools[0]["name"], "artifact_head");
+    /// assert_eq!(tools[0]["strict"], false);
+    /// assert!(tools[0].get("function").is_none(), "flat, not nested");
+    /// ```
+    pub fn to_openai_responses(&self) -> Value {
+        Value::Array(
+            self.definitions()
+                .iter()
+                .map(ToolDefinition::to_openai_responses)
                 .collect(),
         )
     }

@@ -110,8 +110,11 @@ pub(crate) struct CallArgs {
 /// Tool-definition formats.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(crate) enum Format {
-    /// `[{"type": "function", "function": {...}}]`
+    /// `[{"type": "function", "function": {...}}]` (Chat Completions)
     Openai,
+    /// `[{"type": "function", "name", "description", "parameters",
+    /// "strict": false}]` (the Responses API)
+    OpenaiResponses,
     /// `[{"name", "description", "input_schema"}]`
     Anthropic,
 }
@@ -566,6 +569,7 @@ pub(crate) fn tools(args: ToolsArgs) -> Result<ExitCode, CliError> {
     let tools = forge_tools(&artifacts);
     print_json(&match args.format {
         Format::Openai => tools.to_openai(),
+        Format::OpenaiResponses => tools.to_openai_responses(),
         Format::Anthropic => tools.to_anthropic(),
     })?;
     Ok(ExitCode::SUCCESS)

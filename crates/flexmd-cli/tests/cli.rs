@@ -1242,6 +1242,24 @@ mod artifact {
             tools[0]["input_schema"]["properties"]["callId"]["enum"],
             json!([md, log])
         );
+        // The Responses API's flat shape, strict mode off.
+        let out = flexmd()
+            .args(["tools", &md, "--format", "openai-responses"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let flat: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let head = &flat[0];
+        assert_eq!(
+            (&head["type"], &head["name"], &head["strict"]),
+            (&json!("function"), &json!("artifact_head"), &json!(false))
+        );
+        assert_eq!(
+            head["parameters"]["properties"]["callId"]["enum"],
+            json!([md])
+        );
+        assert!(head.get("function").is_none());
         let call = json!({"name": "artifact_line_count", "arguments": {"callId": log}}).to_string();
         flexmd()
             .args(["call", &md, &log, "--call", &call])

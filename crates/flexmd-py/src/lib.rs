@@ -1319,15 +1319,15 @@ impl ToolSet {
     #[getter]
     fn definitions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let tools = forge_tools(&self.artifacts);
-        let value = if self.format == "anthropic" {
-            tools.to_anthropic()
-        } else {
-            tools.to_openai()
+        let value = match self.format.as_str() {
+            "anthropic" => tools.to_anthropic(),
+            "openai-responses" => tools.to_openai_responses(),
+            _ => tools.to_openai(),
         };
         to_py(py, &value)
     }
 
-    /// The definitions' format: "openai" or "anthropic".
+    /// The definitions' format: "openai", "openai-responses" or "anthropic".
     #[getter]
     fn format(&self) -> &str {
         &self.format
@@ -1464,13 +1464,14 @@ fn calls_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Vec<ToolCall>>
     Ok(calls)
 }
 
-/// Forges the tools for `artifacts`; `format` is "openai" or "anthropic".
+/// Forges the tools for `artifacts`; `format` is "openai" (Chat
+/// Completions), "openai-responses" (the Responses API) or "anthropic".
 #[pyfunction]
 #[pyo3(name = "forge_tools", signature = (artifacts, format = "openai"))]
 fn forge_tools_for(artifacts: Vec<Bound<'_, PyArtifact>>, format: &str) -> PyResult<ToolSet> {
-    if !matches!(format, "openai" | "anthropic") {
+    if !matches!(format, "openai" | "openai-responses" | "anthropic") {
         return Err(PyValueError::new_err(format!(
-            "format must be \"openai\" or \"anthropic\", not {format:?}"
+            "format must be \"openai\", \"openai-responses\" or \"anthropic\", not {format:?}"
         )));
     }
     let mut seen = std::collections::HashSet::new();

@@ -91,7 +91,7 @@ def test_schema_validate(flexmd_cli: Cli, path: Path) -> None:
 def test_artifact_tools(flexmd_cli: Cli, path: Path) -> None:
     for kind in ("markdown", "text"):
         artifact = flexmd.Artifact.open(path, kind=kind, call_id=str(path))
-        for fmt in ("openai", "anthropic"):
+        for fmt in ("openai", "openai-responses", "anthropic"):
             tools = flexmd.forge_tools([artifact], format=fmt)
             assert tools.definitions == flexmd_cli.json(
                 "tools", "--as", kind, "--format", fmt, path

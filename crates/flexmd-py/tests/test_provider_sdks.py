@@ -47,3 +47,19 @@ def test_anthropic_tool_use_blocks_and_messages() -> None:
     assert TOOLS.call_all(message.content) == TOOLS.call_all(message)
     anthropic_tools = flexmd.forge_tools([LOG], format="anthropic").definitions
     assert [t["name"] for t in anthropic_tools][:2] == ["artifact_head", "artifact_tail"]
+
+
+def test_responses_api_tools_are_the_sdks_shape() -> None:
+    responses = pytest.importorskip(
+        "openai.types.responses", reason="the openai SDK is not installed (pip install openai)"
+    )
+    FunctionTool = responses.FunctionTool
+
+    tools = flexmd.forge_tools([LOG], format="openai-responses").definitions
+    for tool in tools:
+        parsed = FunctionTool.model_validate(tool)
+        assert (parsed.type, parsed.strict) == ("function", False)
+        assert parsed.model_dump(exclude_none=True) == tool
+    assert [t["name"] for t in tools] == [
+        t["function"]["name"] for t in flexmd.forge_tools([LOG]).definitions
+    ]

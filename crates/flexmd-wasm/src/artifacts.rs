@@ -180,7 +180,18 @@ fn path(path: Option<String>) -> Result<String, BindingError> {
 /// model's calls to them.
 pub struct ToolBox {
     artifacts: Vec<(String, Arc<Artifact>)>,
-    anthropic: bool,
+    format: ToolFormat,
+}
+
+/// The shapes tool definitions are given in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ToolFormat {
+    /// OpenAI Chat Completions: `{type, function: {...}}`.
+    OpenAi,
+    /// The OpenAI Responses API: `{type, name, description, parameters, strict}`.
+    OpenAiResponses,
+    /// Anthropic: `{name, description, input_schema}`.
+    Anthropic,
 }
 
 /// Options of a paged call.
@@ -201,20 +212,22 @@ impl Default for PageArgs {
 }
 
 impl ToolBox {
-    /// No artifacts yet; definitions in `format` (`openai` or `anthropic`).
+    /// No artifacts yet; definitions in `format` (`openai`,
+    /// `openai-responses` or `anthropic`).
     pub fn new(format: &str) -> Result<Self, BindingError> {
-        let anthropic = match format {
-            "openai" => false,
-            "anthropic" => true,
+        let format = match format {
+            "openai" => ToolFormat::OpenAi,
+            "openai-responses" => ToolFormat::OpenAiResponses,
+            "anthropic" => ToolFormat::Anthropic,
             other => {
                 return Err(argument_error(format!(
-                    "format must be \"openai\" or \"anthropic\", not {other:?}"
+                    "format must be \"openai\", \"openai-responses\" or \"anthropic\", not {other:?}"
                 )));
             }
         };
         Ok(Self {
             artifacts: Vec::new(),
-            anthropic,
+            format,
         })
     }
 
@@ -234,10 +247,10 @@ impl ToolBox {
     /// The tool definitions (`flexmd tools`).
     pub fn definitions(&self) -> Outcome {
         let tools = forge_tools(&self.artifacts);
-        Ok(if self.anthropic {
-            tools.to_anthropic()
-        } else {
-            tools.to_openai()
+        Ok(match self.format {
+            ToolFormat::OpenAi => tools.to_openai(),
+            ToolFormat::OpenAiResponses => tools.to_openai_responses(),
+            ToolFormat::Anthropic => tools.to_anthropic(),
         })
     }
 

@@ -39,10 +39,10 @@ const files = {
 const KINDS = { SpooledArtifact: "text", SpooledMarkdownArtifact: "markdown", SpooledJsonArtifact: "jsonl" };
 const open = (path, Class) => new Class(readFileSync(`${root}${path}`, "utf8"), { callId: path, kind: KINDS[Class.name] });
 
-test("tool definitions are the CLI's, in both formats", () => {
+test("tool definitions are the CLI's, in every format", () => {
   const artifacts = Object.values(files).map(([path, Class]) => open(path, Class));
   const paths = Object.values(files).map(([path]) => path);
-  for (const format of ["openai", "anthropic"]) {
+  for (const format of ["openai", "openai-responses", "anthropic"]) {
     const tools = forgeTools(artifacts, { format });
     assert.deepEqual(tools.definitions, cli(["tools", "--format", format, ...paths]), format);
   }

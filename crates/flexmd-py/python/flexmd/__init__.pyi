@@ -46,7 +46,7 @@ JSON = Any
 
 Model = TypeVar("Model")
 ArtifactKind = Literal["json", "json5", "jsonl", "ndjson", "markdown", "text"]
-ToolFormat = Literal["openai", "anthropic"]
+ToolFormat = Literal["openai", "openai-responses", "anthropic"]
 
 # ---- lenient JSON -----------------------------------------------------------
 
