@@ -234,6 +234,44 @@ impl SpooledJsonArtifact {
         path: &str,
         f: &mut dyn FnMut(&Value) -> bool,
     ) -> Result<(), ArtifactError> {
+        // JSONPath-Plus's `P.length` (flex-md's dialect): an array's or a
+        // string's length, as JavaScript gives it, or an object's `length`
+        // member (all RFC 9535 would give).
+        if let Some(parent) = crate::jsonpath::trailing_length(path) {
+            return self.json_get_each(parent, &mut |v| match v {
+                Value::Array(items) => f(&Value::from(items.len())),
+                Value::String(s) => f(&Value::from(s.encode_utf16().count())),
+                Value::Object(map) => map.get("length").is_none_or(&mut *f),
+                _ => true,
+            });
+        }
+        if crate::jsonpath::length_in_filter(path) {
+            // In a filter `.length` is a member named `length`: an empty
+            // result would hide that it meant something else.
+            let mut any = false;
+            self.json_get_each_rfc(path, &mut |v| {
+                any = true;
+                f(v)
+            })?;
+            if !any {
+                return Err(ArtifactError::JsonPath(format!(
+                    "`{path}` selects nothing, and inside a filter `@.x.length` is a member \
+                     named `length` (RFC 9535): for the length of an array or a string write \
+                     `length(@.x)`, as in `$[?length(@.tags) > 1]`"
+                )));
+            }
+            return Ok(());
+        }
+        self.json_get_each_rfc(path, f)
+    }
+
+    /// [`SpooledJsonArtifact::json_get_each`] with `path` read as RFC 9535
+    /// (after the JSONPath-Plus rewrites of [`compile_path`]).
+    fn json_get_each_rfc(
+        &self,
+        path: &str,
+        f: &mut dyn FnMut(&Value) -> bool,
+    ) -> Result<(), ArtifactError> {
         let compiled = compile_path(path)?;
         if !self.format.is_lines() {
             let bytes = without_bom(self.base.reader().bytes());

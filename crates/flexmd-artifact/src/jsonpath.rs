@@ -329,10 +329,8 @@ fn regex_literal(s: &str) -> Option<(String, &str)> {
     Some((format!("'{literal}'"), after.get(flag_len..)?))
 }
 
-/// What in `path` has no RFC 9535 form, and its equivalent where there is
-/// one.
-fn unsupported(path: &str) -> Option<String> {
-    // Outside string literals only.
+/// `path` with its string literals blanked (`''`): what is code.
+fn code_of(path: &str) -> String {
     let mut code = String::with_capacity(path.len());
     let mut rest = path;
     while let Some(c) = rest.chars().next() {
@@ -345,6 +343,52 @@ fn unsupported(path: &str) -> Option<String> {
         };
         rest = rest.get(len..).unwrap_or_default();
     }
+    code
+}
+
+/// For a path ending in JSONPath-Plus's `.length` outside any bracket
+/// (`$.items.length`), the path before it (`$.items`).
+///
+/// ```
+/// use flexmd_artifact::trailing_length;
+/// assert_eq!(trailing_length("$.items.length"), Some("$.items"));
+/// assert_eq!(trailing_length("$[?@.a == 'x.length']"), None);
+/// assert_eq!(trailing_length("$..length"), None);
+/// assert_eq!(trailing_length("$.length"), Some("$"));
+/// ```
+pub fn trailing_length(path: &str) -> Option<&str> {
+    let trimmed = path.trim_end();
+    let parent = trimmed.strip_suffix(".length")?;
+    if parent.is_empty() || parent.ends_with('.') {
+        return None;
+    }
+    // The `.length` must be code at depth 0, not inside a string or a
+    // bracket.
+    let code = code_of(parent);
+    let mut depth = 0i64;
+    for c in code.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    (depth == 0 && code_of(trimmed).ends_with(".length")).then_some(parent)
+}
+
+/// Whether `path` uses `.length` inside a filter (`[?@.tags.length > 1]`),
+/// where RFC 9535 reads a member named `length`.
+pub(crate) fn length_in_filter(path: &str) -> bool {
+    let code = code_of(path);
+    code.find("[?")
+        .is_some_and(|at| code.get(at..).unwrap_or_default().contains(".length"))
+}
+
+/// What in `path` has no RFC 9535 form, and its equivalent where there is
+/// one.
+fn unsupported(path: &str) -> Option<String> {
+    // Outside string literals only.
+    let code = code_of(path);
     if let Some(at) = code.find("(@.length-") {
         let n: String = code
             .get(at + 10..)

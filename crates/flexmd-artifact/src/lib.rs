@@ -29,7 +29,9 @@ pub use call::{ReadAs, ToolCall, ToolCallResult, tool_calls};
 pub use error::ArtifactError;
 pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
 pub use json::{JsonFormat, MAX_DOCUMENT_BYTES, SpooledJsonArtifact};
-pub use jsonpath::{MAX_FILTER_NESTING, MAX_PATH_LEN, MAX_PATH_NESTING, compile_path};
+pub use jsonpath::{
+    MAX_FILTER_NESTING, MAX_PATH_LEN, MAX_PATH_NESTING, compile_path, trailing_length,
+};
 pub use markdown::{
     CodeEntry, HeadingEntry, Image, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_AST_OPEN_BRACKETS,
     MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact,

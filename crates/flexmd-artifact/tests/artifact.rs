@@ -316,3 +316,39 @@ mod member_fast_path {
         );
     }
 }
+
+/// JSONPath-Plus's `.length`, which flex-md's artifacts take: never a
+/// silent empty result.
+mod length {
+    use super::*;
+
+    #[test]
+    fn a_trailing_length_is_the_length_of_arrays_and_strings() {
+        let a = json_artifact(
+            r#"{"tags": ["a", "b", "c"], "name": "café 😀", "meta": {"length": 7}, "n": 1}"#,
+            None,
+        );
+        assert_eq!(a.json_get("$.tags.length").unwrap(), [json!(3)]);
+        // As JavaScript counts a string: UTF-16 units (😀 is two).
+        assert_eq!(a.json_get("$.name.length").unwrap(), [json!(7)]);
+        assert_eq!(a.json_get("$.meta.length").unwrap(), [json!(7)]);
+        assert_eq!(a.json_get("$.n.length").unwrap(), Vec::<serde_json::Value>::new());
+        assert_eq!(a.json_get("$.*.length").unwrap(), [json!(3), json!(7), json!(7)]);
+        let lines = json_artifact("{\"xs\": [1, 2]}\n{\"xs\": []}\n", Some(JsonFormat::Jsonl));
+        assert_eq!(lines.json_get("$.xs.length").unwrap(), [json!(2), json!(0)]);
+    }
+
+    #[test]
+    fn length_inside_a_filter_that_selects_nothing_says_how_to_write_it() {
+        let a = json_artifact(r#"[{"tags": ["a", "b"]}, {"tags": []}]"#, None);
+        let error = a.json_get("$[?@.tags.length > 1]").unwrap_err().to_string();
+        assert!(error.contains("write `length(@.x)`"), "{error}");
+        assert_eq!(
+            a.json_get("$[?length(@.tags) > 1]").unwrap(),
+            [json!({"tags": ["a", "b"]})]
+        );
+        // A real member named `length` in a filter still works.
+        let b = json_artifact(r#"[{"length": 3}, {"length": 1}]"#, None);
+        assert_eq!(b.json_get("$[?@.length > 2]").unwrap(), [json!({"length": 3})]);
+    }
+}
