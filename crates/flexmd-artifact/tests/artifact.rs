@@ -332,8 +332,14 @@ mod length {
         // As JavaScript counts a string: UTF-16 units (😀 is two).
         assert_eq!(a.json_get("$.name.length").unwrap(), [json!(7)]);
         assert_eq!(a.json_get("$.meta.length").unwrap(), [json!(7)]);
-        assert_eq!(a.json_get("$.n.length").unwrap(), Vec::<serde_json::Value>::new());
-        assert_eq!(a.json_get("$.*.length").unwrap(), [json!(3), json!(7), json!(7)]);
+        assert_eq!(
+            a.json_get("$.n.length").unwrap(),
+            Vec::<serde_json::Value>::new()
+        );
+        assert_eq!(
+            a.json_get("$.*.length").unwrap(),
+            [json!(3), json!(7), json!(7)]
+        );
         let lines = json_artifact("{\"xs\": [1, 2]}\n{\"xs\": []}\n", Some(JsonFormat::Jsonl));
         assert_eq!(lines.json_get("$.xs.length").unwrap(), [json!(2), json!(0)]);
     }
@@ -349,6 +355,9 @@ mod length {
         );
         // A real member named `length` in a filter still works.
         let b = json_artifact(r#"[{"length": 3}, {"length": 1}]"#, None);
-        assert_eq!(b.json_get("$[?@.length > 2]").unwrap(), [json!({"length": 3})]);
+        assert_eq!(
+            b.json_get("$[?@.length > 2]").unwrap(),
+            [json!({"length": 3})]
+        );
     }
 }

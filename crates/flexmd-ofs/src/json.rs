@@ -12,8 +12,11 @@ use crate::check::{is_empty_value, match_tables};
 /// The extracted answer as a plain object keyed by section name:
 ///
 /// - prose → the section's Markdown, trimmed;
-/// - list and ordered list → an array of item texts in order; when any item
-///   has sub-items, every item is `{ "text", "children" }` instead;
+/// - list and ordered list → an array of strings, one per top-level item,
+///   in order, whatever the answer nests: an item with sub-items is its
+///   text followed by them as an indented Markdown list (`"b\n  - b1"`), so
+///   the shape a consumer types never changes and nothing is lost (the
+///   item trees are in [`ExtractedResult`]'s `list`);
 /// - a section that says the empty value (`None`) or is missing → `null`;
 /// - `"tables"` (when the spec declares tables) → an object with one entry
 ///   per spec table, in spec order, keyed by [`table_key`] (its row keys
@@ -28,7 +31,7 @@ use crate::check::{is_empty_value, match_tables};
 /// let json = to_json(&extract(answer, &spec, &ExtractOptions::default()), &spec);
 /// assert_eq!(json, serde_json::json!({
 ///     "Answer": "Yes.",
-///     "Steps": [{"text": "a", "children": []}, {"text": "b", "children": [{"text": "b1", "children": []}]}],
+///     "Steps": ["a", "b\n  - b1"],
 ///     "Risks": null
 /// }));
 /// ```
@@ -144,33 +147,47 @@ fn table_rows(table: &ParsedTable, spec_table: &OfsTable) -> Value {
     Value::Array(rows)
 }
 
-/// Item texts, or `{text, children}` trees when any item is nested.
+/// One string per top-level item: its text, then its sub-items as an
+/// indented Markdown list.
 fn items_json(items: &[ListItem]) -> Value {
-    let nested = items.iter().any(|i| !i.children.is_empty());
-    if !nested {
-        return Value::Array(
-            items
-                .iter()
-                .map(|i| Value::String(i.text.clone()))
-                .collect(),
-        );
-    }
-    // Lists are at most MAX_LIST_DEPTH (32) deep, so this recursion is bounded.
     Value::Array(
         items
             .iter()
-            .map(|i| json!({"text": i.text, "children": tree(&i.children)}))
+            .map(|i| {
+                let mut text = i.text.clone();
+                sub_items(&i.children, 1, &mut text);
+                Value::String(text)
+            })
             .collect(),
     )
 }
 
-fn tree(items: &[ListItem]) -> Value {
-    Value::Array(
-        items
-            .iter()
-            .map(|i| json!({"text": i.text, "children": tree(&i.children)}))
-            .collect(),
-    )
+/// Appends `items` to `out` as a Markdown list indented `depth` levels (two
+/// spaces each; `N.` for numbered items, `-` otherwise), continuation
+/// lines of an item indented under its text. Lists are at most
+/// `MAX_LIST_DEPTH` (32) deep, so this recursion is bounded.
+fn sub_items(items: &[ListItem], depth: usize, out: &mut String) {
+    let indent = "  ".repeat(depth);
+    for item in items {
+        let marker = item
+            .index
+            .map_or_else(|| "- ".to_owned(), |n| format!("{n}. "));
+        out.push('\n');
+        out.push_str(&indent);
+        out.push_str(&marker);
+        let hang = " ".repeat(marker.len());
+        for (k, line) in item.text.split('\n').enumerate() {
+            if k > 0 {
+                out.push('\n');
+                if !line.is_empty() {
+                    out.push_str(&indent);
+                    out.push_str(&hang);
+                }
+            }
+            out.push_str(line);
+        }
+        sub_items(&item.children, depth + 1, out);
+    }
 }
 
 /// The JSON Schema (draft 2020-12) that [`to_json`]'s object satisfies for
@@ -192,11 +209,7 @@ pub fn json_schema(spec: &OutputFormatSpec) -> Value {
             SectionKind::Prose => json!({"type": ["string", "null"]}),
             SectionKind::List | SectionKind::OrderedList => json!({
                 "type": ["array", "null"],
-                "anyOf": [
-                    {"type": "null"},
-                    {"items": {"type": "string"}},
-                    {"items": {"$ref": "#/$defs/item"}}
-                ]
+                "items": {"type": "string"}
             }),
         };
         properties.insert(section.name.clone(), schema);
@@ -245,17 +258,6 @@ pub fn json_schema(spec: &OutputFormatSpec) -> Value {
         "type": "object",
         "properties": properties,
         "required": required,
-        "additionalProperties": false,
-        "$defs": {
-            "item": {
-                "type": "object",
-                "properties": {
-                    "text": {"type": "string"},
-                    "children": {"type": "array", "items": {"$ref": "#/$defs/item"}}
-                },
-                "required": ["text", "children"],
-                "additionalProperties": false
-            }
-        }
+        "additionalProperties": false
     })
 }

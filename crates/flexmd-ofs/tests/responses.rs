@@ -85,7 +85,10 @@ fn json_schema_describes_to_json() {
     );
     let mut wrong = all_null.clone();
     wrong["Reasoning"] = json!([{"text": "a"}]);
-    assert!(!validator.is_valid(&wrong), "tree items need children");
+    assert!(
+        !validator.is_valid(&wrong),
+        "list items are strings, nested or not"
+    );
     wrong["Reasoning"] = json!("a string");
     assert!(!validator.is_valid(&wrong), "a list is an array");
     let mut extra = all_null.clone();
