@@ -834,12 +834,12 @@ fn schema<'py>(py: Python<'py>, name: &Bound<'py, PyString>) -> PyResult<Bound<'
 /// `attempts` and the `best` index.
 fn retry_error(py: Python<'_>, error: RetryError) -> PyErr {
     let message = error.to_string();
+    let best_errors = error
+        .best_attempt()
+        .map(|a| a.errors.clone())
+        .unwrap_or_default();
     match error {
         RetryError::Exhausted { attempts, best, .. } => {
-            let best_errors = best
-                .and_then(|i| attempts.get(i))
-                .map(|a| a.errors.clone())
-                .unwrap_or_default();
             let attributes = PyDict::new(py);
             let set = || -> PyResult<()> {
                 attributes.set_item("errors", to_py(py, &best_errors)?)?;

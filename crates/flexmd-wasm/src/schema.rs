@@ -256,23 +256,21 @@ fn ended() -> BindingError {
 /// every attempt and the `best` index.
 fn retry_error(error: RetryError) -> BindingError {
     let message = error.to_string();
+    let errors = error
+        .best_attempt()
+        .map(|a| a.errors.clone())
+        .unwrap_or_default();
     match error {
-        RetryError::Exhausted { attempts, best, .. } => {
-            let errors = best
-                .and_then(|i| attempts.get(i))
-                .map(|a| a.errors.clone())
-                .unwrap_or_default();
-            BindingError {
-                name: "ValidationError",
-                code: "schema::no_valid_answer".to_owned(),
-                message,
-                details: Some(Box::new(serde_json::json!({
-                    "errors": errors,
-                    "attempts": attempts,
-                    "best": best,
-                }))),
-            }
-        }
+        RetryError::Exhausted { attempts, best, .. } => BindingError {
+            name: "ValidationError",
+            code: "schema::no_valid_answer".to_owned(),
+            message,
+            details: Some(Box::new(serde_json::json!({
+                "errors": errors,
+                "attempts": attempts,
+                "best": best,
+            }))),
+        },
         RetryError::Schema(e) => schema_error(&e),
         _ => argument_error(message),
     }

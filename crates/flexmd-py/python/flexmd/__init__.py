@@ -14,7 +14,7 @@ for the same input, as plain dicts and lists.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _flexmd
 from ._errors import (
@@ -324,11 +324,22 @@ def _model_errors(model: type, data: Any) -> List[Dict[str, Any]]:
     return []
 
 
-def _finish(accepted: Dict[str, Any], model: Optional[type], report: bool) -> Any:
+def _judge(session: Any, reply: Any, model: Optional[type], report: bool) -> Tuple[bool, Any]:
+    """One reply judged in ``session``: ``(True, result)`` once it is
+    accepted (the schema's check, then the model's own validators), else
+    ``(False, None)`` with the next prompt ready."""
+    valid, data = session.answer(_answer_text(reply))
+    if not valid:
+        return False, None
+    errors = _model_errors(model, data) if model is not None else []
+    if errors:
+        session.reject(errors)
+        return False, None
+    accepted = session.accept()
     if report:
-        return accepted
+        return True, accepted
     data = accepted["data"]
-    return _as_model(model, data) if model is not None else data
+    return True, _as_model(model, data) if model is not None else data
 
 
 def ask(
@@ -378,14 +389,9 @@ def ask(
             raise TypeError(
                 "the model function is async: use `await flexmd.ask_async(...)`"
             )
-        valid, data = session.answer(_answer_text(reply))
-        if not valid:
-            continue
-        errors = _model_errors(model, data) if model is not None else []
-        if errors:
-            session.reject(errors)
-            continue
-        return _finish(session.accept(), model, report)
+        done, result = _judge(session, reply, model, report)
+        if done:
+            return result
 
 
 async def ask_async(
@@ -414,11 +420,6 @@ async def ask_async(
         reply = llm(session.prompt)
         if inspect.isawaitable(reply):
             reply = await reply
-        valid, data = session.answer(_answer_text(reply))
-        if not valid:
-            continue
-        errors = _model_errors(model, data) if model is not None else []
-        if errors:
-            session.reject(errors)
-            continue
-        return _finish(session.accept(), model, report)
+        done, result = _judge(session, reply, model, report)
+        if done:
+            return result
