@@ -14,7 +14,7 @@ for the same input, as plain dicts and lists.
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, AsyncIterator, Callable, Dict, Iterator, List, Optional, Tuple
 
 from . import _flexmd
 from ._errors import (
@@ -67,6 +67,7 @@ __all__ = [
     "__version__",
     "ask",
     "ask_async",
+    "aread_stream",
     "detect_objects",
     "find_json",
     "find_json_as",
@@ -76,6 +77,7 @@ __all__ = [
     "outline",
     "parse_any",
     "parse_flexmd",
+    "read_stream",
     "render_outline",
     "schema",
     "schema_names",
@@ -423,3 +425,79 @@ async def ask_async(
         done, result = _judge(session, reply, model, report)
         if done:
             return result
+
+
+def _delta_text(item: Any) -> Optional[str]:
+    """The text a streamed item adds: a str as is; an OpenAI Chat
+    Completions chunk's ``choices[0].delta.content``; an OpenAI Responses
+    ``response.output_text.delta`` event's ``delta``; an Anthropic
+    ``content_block_delta`` event's ``text_delta``. ``None`` for items that
+    add no text (role chunks, tool calls, start and stop events)."""
+    if isinstance(item, str):
+        return item
+    kind = getattr(item, "type", None)
+    if kind == "response.output_text.delta":
+        delta = getattr(item, "delta", None)
+        return delta if isinstance(delta, str) else None
+    if kind == "content_block_delta":
+        delta = getattr(item, "delta", None)
+        if getattr(delta, "type", None) == "text_delta":
+            text = getattr(delta, "text", None)
+            return text if isinstance(text, str) else None
+        return None
+    choices = getattr(item, "choices", None)
+    if isinstance(choices, list):
+        if not choices:
+            return None
+        content = getattr(getattr(choices[0], "delta", None), "content", None)
+        return content if isinstance(content, str) else None
+    if kind is not None:
+        return None  # another event of a provider's stream
+    raise TypeError(
+        f"a stream item must be text or a provider SDK's stream event, not {type(item).__name__}"
+    )
+
+
+def _pushed(reader: Any, text: str) -> List[Dict[str, Any]]:
+    """The events one piece of text gives ``reader``, as a list."""
+    out = reader.push(text)
+    if out is None:
+        return []
+    return out if isinstance(out, list) else [out]
+
+
+def _finished(reader: Any) -> List[Dict[str, Any]]:
+    out = reader.finish()
+    return out if isinstance(out, list) else [out]
+
+
+def read_stream(reader: Any, stream: Any) -> Iterator[Dict[str, Any]]:
+    """Feeds a model's stream to ``reader`` (``spec.stream()`` or a
+    :class:`StreamingJson`) and yields each event as it comes, then the
+    ``finished`` ones. ``stream`` is any iterable of text chunks or of a
+    provider SDK's stream events as they come: OpenAI Chat Completions
+    chunks, OpenAI Responses events, Anthropic message-stream events
+    (items that carry no text are skipped).
+
+    >>> events = list(read_stream(StreamingJson(), ['{"a": ', "1}"]))
+    >>> events[-1]["value"]
+    {'a': 1}
+    """
+    for item in stream:
+        text = _delta_text(item)
+        if text:
+            yield from _pushed(reader, text)
+    yield from _finished(reader)
+
+
+async def aread_stream(reader: Any, stream: Any) -> AsyncIterator[Dict[str, Any]]:
+    """:func:`read_stream` over an async stream (``AsyncOpenAI`` and
+    ``AsyncAnthropic`` streams, any async iterable of text):
+    ``async for event in flexmd.aread_stream(spec.stream(), stream)``."""
+    async for item in stream:
+        text = _delta_text(item)
+        if text:
+            for event in _pushed(reader, text):
+                yield event
+    for event in _finished(reader):
+        yield event

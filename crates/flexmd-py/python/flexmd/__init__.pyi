@@ -14,8 +14,12 @@ the same input, as plain dicts and lists.
 from os import PathLike
 from typing import (
     Any,
+    AsyncIterable,
+    AsyncIterator,
     Callable,
     Dict,
+    Iterable,
+    Iterator,
     List,
     Literal,
     Optional,
@@ -458,6 +462,22 @@ async def ask_async(
     """:func:`ask` for an ``async`` model function (``AsyncOpenAI``,
     ``AsyncAnthropic``): ``await flexmd.ask_async(llm, prompt, schema=...)``,
     with the same arguments, prompts, hints, result and errors."""
+
+def read_stream(
+    reader: Union["StreamingExtractor", "StreamingJson"], stream: Iterable[Any]
+) -> Iterator[Dict[str, Any]]:
+    """Feeds a model's stream to ``reader`` (``spec.stream()`` or a
+    :class:`StreamingJson`) and yields each event as it comes, then the
+    ``finished`` ones. ``stream`` holds text chunks or a provider SDK's
+    stream events as they come (OpenAI Chat Completions chunks, OpenAI
+    Responses events, Anthropic message-stream events); items that carry no
+    text are skipped."""
+
+def aread_stream(
+    reader: Union["StreamingExtractor", "StreamingJson"], stream: AsyncIterable[Any]
+) -> AsyncIterator[Dict[str, Any]]:
+    """:func:`read_stream` over an async stream (``AsyncOpenAI``,
+    ``AsyncAnthropic``, any async iterable of text)."""
 
 # ---- artifacts and tools ---------------------------------------------------------
 
