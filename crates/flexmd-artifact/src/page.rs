@@ -262,8 +262,8 @@ impl ToolSet<'_> {
         let parsed = crate::tools::parse_arguments(name, arguments)?;
         // The cursor is bound to the call and to the file as it is now: a
         // file of another size makes old cursors fail, not skip.
-        let (_, _, artifact) = self.resolve(name, &parsed)?;
-        let size = artifact.base().byte_length() as u64;
+        let resolved = self.resolve(name, &parsed)?;
+        let size = resolved.2.base().byte_length() as u64;
         let call = fnv1a(fingerprint(name, &parsed), &size.to_le_bytes());
         let start = match cursor {
             Some(text) => Cursor::decode(name, text, call)?,
@@ -273,20 +273,21 @@ impl ToolSet<'_> {
                 call,
             },
         };
-        let units = self.units(name, &parsed, start)?;
+        let units = self.units(name, &parsed, resolved, start)?;
         let mut page = fill(name, units, start, max_tokens, &|| self.cancelled())?;
         page.max_tokens_capped = capped;
         Ok(page)
     }
 
-    /// The result of a call as units, from `start` on.
+    /// The result of a call (resolved once by the caller) as units, from
+    /// `start` on.
     fn units<'s>(
         &'s self,
         name: &str,
         args: &Value,
+        (spec_name, checked, artifact): (&'static str, crate::tools::Args<'_>, &'s Artifact),
         start: Cursor,
     ) -> Result<Units<'s>, ArtifactError> {
-        let (spec_name, checked, artifact) = self.resolve(name, args)?;
         let base = artifact.base();
         let reader = base.reader();
         let line_range = |range: std::ops::Range<usize>| {

@@ -15,7 +15,7 @@ const MAX_DEPTH: usize = flexmd_core::MAX_JSON_DEPTH;
 /// Why a Python value is not JSON data.
 pub(crate) enum NotJson {
     /// Nested past [`MAX_DEPTH`] (or a container holding itself).
-    TooDeep { depth: usize, circular: bool },
+    TooDeep { circular: bool },
     /// More values than the library reads from one text.
     TooMany,
     /// A value JSON has no form for (NaN, a lone surrogate, a huge int).
@@ -30,17 +30,17 @@ impl NotJson {
     /// `TypeError`; `what` names the argument.
     pub(crate) fn into_err(self, py: Python<'_>, what: &str) -> PyErr {
         match self {
-            Self::TooDeep { circular: true, .. } => crate::flexmd_error(
+            Self::TooDeep { circular: true } => crate::flexmd_error(
                 py,
                 "NestingError",
                 format!("{what}: a container holds itself (a circular reference is not JSON)"),
                 None,
             ),
-            Self::TooDeep { depth, .. } => crate::flexmd_error(
+            Self::TooDeep { circular: false } => crate::flexmd_error(
                 py,
                 "NestingError",
                 format!(
-                    "{what} nests deeper than {depth} levels, more than flexmd reads \
+                    "{what} nests deeper than {MAX_DEPTH} levels, more than flexmd reads \
                      (JSON parsers stop there too)"
                 ),
                 None,
@@ -94,16 +94,10 @@ pub(crate) fn python_to_json(value: &Bound<'_, PyAny>) -> Result<Value, NotJson>
         let mut done = match step {
             Step::Open(open) => {
                 if stack.iter().any(|o| o.id == open.id) {
-                    return Err(NotJson::TooDeep {
-                        depth: MAX_DEPTH,
-                        circular: true,
-                    });
+                    return Err(NotJson::TooDeep { circular: true });
                 }
                 if stack.len() >= MAX_DEPTH {
-                    return Err(NotJson::TooDeep {
-                        depth: MAX_DEPTH,
-                        circular: false,
-                    });
+                    return Err(NotJson::TooDeep { circular: false });
                 }
                 stack.push(open);
                 None
@@ -199,23 +193,19 @@ fn step<'py>(value: &Bound<'py, PyAny>, budget: &mut usize) -> Result<Step<'py>,
             key: None,
         }));
     }
-    let items: Option<Vec<Bound<'py, PyAny>>> = if let Ok(list) = value.cast::<PyList>() {
-        Some(list.iter().collect())
-    } else if let Ok(tuple) = value.cast::<PyTuple>() {
-        Some(tuple.iter().collect())
-    } else {
-        None
-    };
+    let items: Option<Vec<(Option<String>, Bound<'py, PyAny>)>> =
+        if let Ok(list) = value.cast::<PyList>() {
+            Some(list.iter().map(|item| (None, item)).collect())
+        } else if let Ok(tuple) = value.cast::<PyTuple>() {
+            Some(tuple.iter().map(|item| (None, item)).collect())
+        } else {
+            None
+        };
     if let Some(items) = items {
-        let len = items.len();
         return Ok(Step::Open(Open {
             id,
-            into: Container::Array(Vec::with_capacity(len)),
-            items: items
-                .into_iter()
-                .map(|item| (None, item))
-                .collect::<Vec<_>>()
-                .into_iter(),
+            into: Container::Array(Vec::with_capacity(items.len())),
+            items: items.into_iter(),
             key: None,
         }));
     }

@@ -657,10 +657,12 @@ impl PyStreamingJson {
     fn finish<'py>(&self, py: Python<'py>, repairs: bool) -> PyResult<Bound<'py, PyAny>> {
         let stream = take_stream(py, &self.stream)?;
         let event = py.detach(move || {
-            let text = stream.text().to_owned();
+            // Byte offsets are code points already in ASCII text: only
+            // other text is kept to convert them.
+            let text = (!stream.text().is_ascii()).then(|| stream.text().to_owned());
             let mut end = stream.finish();
-            if let Some(found) = &mut end.found {
-                found.reindex(&TextOffsets::code_points(&text));
+            if let (Some(found), Some(text)) = (&mut end.found, &text) {
+                found.reindex(&TextOffsets::code_points(text));
             }
             end.finished_event(repairs)
         });

@@ -309,7 +309,7 @@ impl Registry {
             return Err(AlignError::NoCandidate);
         }
         let count = candidates.len();
-        let branches = BranchJudge::new(schema, self.resources_shared());
+        let branches = BranchJudge::new(schema, self);
         let mut best: Option<Aligned> = None;
         let mut ambiguity = None;
         for candidate in candidates {
@@ -920,19 +920,21 @@ impl Aligner<'_> {
 }
 
 /// Counts how many violations a value has against one branch of an
-/// `anyOf`/`oneOf`, each branch compiled once (with the root's `$defs` and
-/// `definitions`, which its `$ref`s may point into).
+/// `anyOf`/`oneOf`, each branch compiled once by the registry (with the
+/// root's `$defs` and `definitions`, which its `$ref`s may point into).
 pub(crate) struct BranchJudge<'a> {
     root: &'a Value,
-    resources: std::sync::Arc<HashMap<String, Value>>,
-    compiled: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<jsonschema::Validator>>>>,
+    registry: &'a Registry,
+    /// By the branch's JSON text: a branch reached through a `$ref` is a
+    /// fresh copy each time, so its address would never hit.
+    compiled: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<crate::registry::Compiled>>>>,
 }
 
 impl<'a> BranchJudge<'a> {
-    pub(crate) fn new(root: &'a Value, resources: std::sync::Arc<HashMap<String, Value>>) -> Self {
+    pub(crate) fn new(root: &'a Value, registry: &'a Registry) -> Self {
         Self {
             root,
-            resources,
+            registry,
             compiled: std::cell::RefCell::default(),
         }
     }
@@ -941,16 +943,12 @@ impl<'a> BranchJudge<'a> {
     /// [`crate::MAX_ERRORS`]); a branch that cannot be compiled on its own
     /// counts as that many.
     fn violations(&self, branch: &Value, value: &Value) -> usize {
-        let Some(validator) = self.validator(branch) else {
-            return crate::MAX_ERRORS;
-        };
-        if crate::registry::too_deep(value, MAX_INSTANCE_DEPTH).is_some() {
-            return crate::MAX_ERRORS;
-        }
-        validator.iter_errors(value).take(crate::MAX_ERRORS).count()
+        self.compiled(branch).map_or(crate::MAX_ERRORS, |c| {
+            c.count_errors(value, crate::MAX_ERRORS)
+        })
     }
 
-    fn validator(&self, branch: &Value) -> Option<std::rc::Rc<jsonschema::Validator>> {
+    fn compiled(&self, branch: &Value) -> Option<std::rc::Rc<crate::registry::Compiled>> {
         let key = branch.to_string();
         if let Some(known) = self.compiled.borrow().get(&key) {
             return known.clone();
@@ -965,11 +963,13 @@ impl<'a> BranchJudge<'a> {
                 }
             }
         }
-        let validator = crate::registry::compile(&standalone, None, &self.resources)
+        let compiled = self
+            .registry
+            .compile(&standalone)
             .ok()
             .map(std::rc::Rc::new);
-        self.compiled.borrow_mut().insert(key, validator.clone());
-        validator
+        self.compiled.borrow_mut().insert(key, compiled.clone());
+        compiled
     }
 }
 

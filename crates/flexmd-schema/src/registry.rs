@@ -112,6 +112,15 @@ impl Compiled {
             guard: can_recurse(schema),
         }
     }
+
+    /// How many violations `instance` has, counting at most `limit`; an
+    /// instance too deep for a schema that can recurse counts as `limit`.
+    pub(crate) fn count_errors(&self, instance: &Value, limit: usize) -> usize {
+        if self.guard && too_deep(instance, MAX_INSTANCE_DEPTH).is_some() {
+            return limit;
+        }
+        self.validator.iter_errors(instance).take(limit).count()
+    }
 }
 
 /// Whether a schema can make the validator follow the instance down without
@@ -566,7 +575,7 @@ fn deeper_than(value: &Value, limit: usize) -> bool {
     }
 }
 
-pub(crate) fn compile(
+fn compile(
     schema: &Value,
     base: Option<&str>,
     resources: &Arc<HashMap<String, Value>>,
