@@ -2415,7 +2415,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__mcp)
-            opts="-h --root --max-result-tokens --config --json --compact --color --help"
+            opts="-h --root --max-result-tokens --max-message-bytes --max-open --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2426,6 +2426,14 @@ _flexmd() {
                     return 0
                     ;;
                 --max-result-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-message-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-open)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

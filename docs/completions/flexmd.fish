@@ -320,7 +320,9 @@ complete -c flexmd -n "__fish_flexmd_using_subcommand call" -l json -d 'Machine 
 complete -c flexmd -n "__fish_flexmd_using_subcommand call" -l compact -d 'Print JSON on one line instead of indented'
 complete -c flexmd -n "__fish_flexmd_using_subcommand call" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c flexmd -n "__fish_flexmd_using_subcommand mcp" -l root -d 'A directory whose files the agent may open (`artifact_open`); repeat for more. Paths outside it, `..` and symlinks leading out are refused. Without one, only the FILEs can be read' -r -F
-complete -c flexmd -n "__fish_flexmd_using_subcommand mcp" -l max-result-tokens -d 'The budget of a result when a call gives no `max_tokens` (o200k tokens; Claude Code cuts MCP results at 25 000)' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand mcp" -l max-result-tokens -d 'The budget of a result when a call gives no `max_tokens`, and the most a call may ask for: a larger `max_tokens` is lowered to it, with a note (o200k tokens; Claude Code cuts MCP results at 25 000)' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand mcp" -l max-message-bytes -d 'The longest message a client may send, in bytes; a longer one is answered with a JSON-RPC error (-32600) and skipped' -r
+complete -c flexmd -n "__fish_flexmd_using_subcommand mcp" -l max-open -d 'How many files may be open at once; past it `artifact_open` is refused with a message saying so' -r
 complete -c flexmd -n "__fish_flexmd_using_subcommand mcp" -l config -d 'The schema settings file, `schemas-config.json`: whether to coerce types, fill defaults and fail on invalid data, where custom schemas live, and which schema each agent\'s output must follow. Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the nearest directory up from here that has a `.planning/`' -r -F
 complete -c flexmd -n "__fish_flexmd_using_subcommand mcp" -l color -d 'Colour in diagnostics: `auto` (only on a terminal, and not when NO_COLOR is set), `always` or `never`' -r -f -a "auto\t''
 always\t''

@@ -42,9 +42,9 @@ pub use page::{
 pub use reader::{FileReader, Lines, MAX_UNSIZED_FILE_BYTES, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, count_tokens};
 pub use tools::{
-    AnthropicTool, Artifact, ArtifactKind, Caps, FunctionType, OpenAiTool, ResponsesTool,
-    ToolDefinition, ToolInfo, ToolSet, check_arguments, default_serialise, forge_tools,
-    tool_catalogue,
+    AnthropicTool, Artifact, ArtifactKind, Caps, FunctionType, MAX_LISTED_CALL_IDS, OpenAiTool,
+    ResponsesTool, ToolDefinition, ToolInfo, ToolSet, check_arguments, default_serialise,
+    forge_tools, tool_catalogue,
 };
 pub use turn::{CustomTool, ResultKind, SerialiseFn, ToolFn, ToolOutput, Turn, TurnOptions};
 

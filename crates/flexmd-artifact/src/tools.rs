@@ -1292,24 +1292,57 @@ pub(crate) fn parse_arguments(name: &str, arguments: &str) -> Result<Value, Arti
         .map_err(|e| ArtifactError::Call(format!("{name}: the arguments are not JSON: {e}")))
 }
 
+/// How many `callId`s a tool's schema lists (as an `enum`); with more
+/// artifacts the schema takes any string and a wrong one's error names
+/// the closest.
+pub const MAX_LISTED_CALL_IDS: usize = 20;
+
 /// The `callId` of a call to the tool `name`, which must be one of `ids`.
 pub(crate) fn call_id<'v>(
     name: &str,
     ids: &[&str],
     args: &'v Map<String, Value>,
 ) -> Result<&'v str, ArtifactError> {
-    let quoted = ids
-        .iter()
-        .map(|i| format!("\"{i}\""))
-        .collect::<Vec<_>>()
-        .join(", ");
-    match args.get("callId") {
-        Some(Value::String(id)) if ids.contains(&id.as_str()) => Ok(id.as_str()),
+    let given = args.get("callId");
+    if let Some(Value::String(id)) = given
+        && ids.contains(&id.as_str())
+    {
+        return Ok(id.as_str());
+    }
+    let quoted = |ids: &[&str]| {
+        ids.iter()
+            .map(|i| format!("\"{i}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Past the listed number, the closest ids by their common start: a
+    // message with thousands of ids would not fit in a model's context.
+    let allowed = if ids.len() > MAX_LISTED_CALL_IDS {
+        let typed = given.and_then(Value::as_str).unwrap_or_default();
+        let mut closest = ids.to_vec();
+        closest.sort_by_key(|id| {
+            std::cmp::Reverse(
+                id.chars()
+                    .zip(typed.chars())
+                    .take_while(|(a, b)| a == b)
+                    .count(),
+            )
+        });
+        closest.truncate(10);
+        format!(
+            "the id of one of the {} open artifacts, such as {}",
+            ids.len(),
+            quoted(&closest)
+        )
+    } else {
+        format!("one of {}", quoted(ids))
+    };
+    match given {
         Some(other) => Err(ArtifactError::Call(format!(
-            "{name}: `callId` must be one of {quoted} (got {other})"
+            "{name}: `callId` must be {allowed} (got {other})"
         ))),
         None => Err(ArtifactError::Call(format!(
-            "{name}: `callId` is required: one of {quoted}"
+            "{name}: `callId` is required: {allowed}"
         ))),
     }
 }
@@ -1463,10 +1496,17 @@ impl<'v> Args<'v> {
 /// The JSON Schema of a tool's arguments.
 fn schema(spec: &Spec, ids: &[&str]) -> Value {
     let mut properties = Map::new();
-    properties.insert(
-        "callId".to_owned(),
-        json!({"type": "string", "enum": ids, "description": "the id of the tool call whose result to read"}),
-    );
+    // Past a few ids the list would swell every tool's schema (and a
+    // model's context) with each artifact opened: a plain string then.
+    let call_id = if ids.len() > MAX_LISTED_CALL_IDS {
+        json!({"type": "string", "description": format!(
+            "the id of the tool call whose result to read (more than {MAX_LISTED_CALL_IDS} \
+             are open, so they are not listed here; a wrong id's error names the closest)"
+        )})
+    } else {
+        json!({"type": "string", "enum": ids, "description": "the id of the tool call whose result to read"})
+    };
+    properties.insert("callId".to_owned(), call_id);
     let mut required = vec![json!("callId")];
     for param in spec.params {
         let (name, schema) = match param {

@@ -179,10 +179,19 @@ enum Command {
         /// are refused. Without one, only the FILEs can be read.
         #[arg(long = "root", value_name = "DIR")]
         roots: Vec<PathBuf>,
-        /// The budget of a result when a call gives no `max_tokens`
-        /// (o200k tokens; Claude Code cuts MCP results at 25 000).
+        /// The budget of a result when a call gives no `max_tokens`, and the
+        /// most a call may ask for: a larger `max_tokens` is lowered to it,
+        /// with a note (o200k tokens; Claude Code cuts MCP results at 25 000).
         #[arg(long, value_name = "N", default_value_t = flexmd_artifact::DEFAULT_MAX_TOKENS)]
         max_result_tokens: usize,
+        /// The longest message a client may send, in bytes; a longer one is
+        /// answered with a JSON-RPC error (-32600) and skipped.
+        #[arg(long, value_name = "BYTES", default_value_t = flexmd_mcp::DEFAULT_MAX_MESSAGE_BYTES)]
+        max_message_bytes: usize,
+        /// How many files may be open at once; past it `artifact_open` is
+        /// refused with a message saying so.
+        #[arg(long, value_name = "N", default_value_t = flexmd_mcp::DEFAULT_MAX_OPEN)]
+        max_open: usize,
         /// Files open from the start; their path as given is their callId.
         files: Vec<PathBuf>,
     },
@@ -380,6 +389,8 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
         Command::Mcp {
             roots,
             max_result_tokens,
+            max_message_bytes,
+            max_open,
             files,
         } => {
             let registry = schema::setup(&cli.config)?.registry;
@@ -387,6 +398,8 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
                 roots,
                 files,
                 max_result_tokens,
+                max_message_bytes,
+                max_open,
                 registry,
             };
             flexmd_mcp::Server::new(options)

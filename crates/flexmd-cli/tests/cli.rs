@@ -2870,7 +2870,13 @@ mod mcp {
         let (_, code, stderr) = session(&["--max-result-tokens", "10"], &init());
         assert_eq!(code, Some(2));
         assert!(
-            stderr.contains("the result budget must be at least 80 tokens (got 10)"),
+            stderr.contains("the result budget must be between 80 and 200000 tokens (got 10)"),
+            "{stderr}"
+        );
+        let (_, code, stderr) = session(&["--max-result-tokens", "300000"], &init());
+        assert_eq!(code, Some(2));
+        assert!(
+            stderr.contains("the result budget must be between 80 and 200000 tokens (got 300000)"),
             "{stderr}"
         );
     }

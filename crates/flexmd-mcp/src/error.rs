@@ -33,14 +33,16 @@ pub enum ServeError {
         #[source]
         source: flexmd_artifact::ArtifactError,
     },
-    /// A budget below the smallest page.
-    #[error("the result budget must be at least {min} tokens (got {got})")]
+    /// A budget below the smallest page or above the largest.
+    #[error("the result budget must be between {min} and {max} tokens (got {got})")]
     #[diagnostic(code(mcp::budget))]
     Budget {
         /// The budget given.
         got: usize,
         /// The smallest allowed.
         min: usize,
+        /// The largest allowed.
+        max: usize,
     },
     /// The transport failed: the client's pipe broke mid-message, or the
     /// handshake did not complete.

@@ -29,9 +29,11 @@ mod checks;
 mod error;
 mod sandbox;
 mod server;
+mod transport;
 
 pub use error::ServeError;
-pub use server::{MIN_RESULT_TOKENS, Options, Server};
+pub use server::{DEFAULT_MAX_OPEN, MIN_RESULT_TOKENS, Options, Server};
+pub use transport::{DEFAULT_MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH};
 
 /// The README's examples, run as doctests.
 #[doc = include_str!("../README.md")]

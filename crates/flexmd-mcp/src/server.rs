@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 use flexmd_artifact::{
-    Artifact, ArtifactError, ArtifactKind, Encoding, FileReader, MIN_MAX_TOKENS, Page, ReadAs,
-    forge_tools, page_value,
+    Artifact, ArtifactError, ArtifactKind, Encoding, FileReader, MAX_PAGE_TOKENS, MIN_MAX_TOKENS,
+    Page, ReadAs, forge_tools, page_value,
 };
 use flexmd_schema::Registry;
 use rmcp::model::{
@@ -23,6 +23,7 @@ use serde_json::{Map, Value, json};
 use crate::checks::{self, CHECKS};
 use crate::error::ServeError;
 use crate::sandbox::Roots;
+use crate::transport;
 
 /// The most tokens the note that says more follows can take (its cursor
 /// and counts at their longest: 59), kept back from a page that needs one
@@ -31,6 +32,9 @@ pub(crate) const NOTE_TOKENS: usize = 64;
 
 /// The smallest `max_tokens` a call may give.
 pub const MIN_RESULT_TOKENS: usize = MIN_MAX_TOKENS + NOTE_TOKENS;
+
+/// The default for [`Options::max_open`].
+pub const DEFAULT_MAX_OPEN: usize = 1000;
 
 /// Files from this size on get a token estimate (4 bytes a token) in
 /// `artifact_open`'s answer rather than an exact count.
@@ -54,6 +58,11 @@ struct State {
     roots: Roots,
     registry: Registry,
     max_tokens: usize,
+    max_message_bytes: usize,
+    max_open: usize,
+    /// A hash of the tool list after the last open, to tell whether the
+    /// next one changes it.
+    listed: std::sync::Mutex<Option<u64>>,
 }
 
 /// Why a call has no page: a message for the model, or the library's error.
@@ -103,8 +112,16 @@ pub struct Options {
     /// Files open from the start (their path as given is their `callId`);
     /// they need not be under a root.
     pub files: Vec<PathBuf>,
-    /// The budget of a result when a call gives no `max_tokens`.
+    /// The budget of a result when a call gives no `max_tokens`, and the
+    /// most a call may ask for: a larger `max_tokens` is lowered to it and
+    /// the result's note says so.
     pub max_result_tokens: usize,
+    /// The longest message the client may send, in bytes; a longer one is
+    /// answered with an error (default 16 MiB).
+    pub max_message_bytes: usize,
+    /// How many files `artifact_open` may hold open at once (default
+    /// 1000); past it an open is refused with a message saying so.
+    pub max_open: usize,
     /// The schemas `schema_validate`, `schema_list` and `schema://` serve.
     pub registry: Registry,
 }
@@ -115,6 +132,8 @@ impl Default for Options {
             roots: Vec::new(),
             files: Vec::new(),
             max_result_tokens: flexmd_artifact::DEFAULT_MAX_TOKENS,
+            max_message_bytes: transport::DEFAULT_MAX_MESSAGE_BYTES,
+            max_open: DEFAULT_MAX_OPEN,
             registry: Registry::new(),
         }
     }
@@ -128,10 +147,11 @@ impl Server {
     /// assert_eq!(server.tool_names()[..3], ["ofs_prompt", "ofs_validate", "ofs_extract"]);
     /// ```
     pub fn new(options: Options) -> Result<Self, ServeError> {
-        if options.max_result_tokens < MIN_RESULT_TOKENS {
+        if !(MIN_RESULT_TOKENS..=MAX_PAGE_TOKENS).contains(&options.max_result_tokens) {
             return Err(ServeError::Budget {
                 got: options.max_result_tokens,
                 min: MIN_RESULT_TOKENS,
+                max: MAX_PAGE_TOKENS,
             });
         }
         let roots = Roots::new(&options.roots)?;
@@ -163,6 +183,9 @@ impl Server {
                 roots,
                 registry: options.registry,
                 max_tokens: options.max_result_tokens,
+                max_message_bytes: options.max_message_bytes.max(1),
+                max_open: options.max_open,
+                listed: std::sync::Mutex::new(None),
             }),
         })
     }
@@ -179,19 +202,40 @@ impl Server {
 
     /// Serves MCP over `reader` and `writer` (newline-delimited JSON-RPC)
     /// until the client closes the stream.
+    ///
+    /// Every line is answered: a request with a result or a JSON-RPC
+    /// error, and a line that is not a request it can read (not UTF-8, not
+    /// JSON, nested deeper than [`crate::MAX_MESSAGE_DEPTH`], over
+    /// [`Options::max_message_bytes`], parameters of the wrong shape) with
+    /// a `-32700`, `-32600` or `-32602` error and a line on stderr.
     pub async fn serve<R, W>(self, reader: R, writer: W) -> Result<(), ServeError>
     where
         R: tokio::io::AsyncRead + Send + Unpin + 'static,
         W: tokio::io::AsyncWrite + Send + Unpin + 'static,
     {
-        let running = rmcp::serve_server(self, (reader, writer))
-            .await
-            .map_err(|e| ServeError::Transport(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|e| ServeError::Transport(e.to_string()))
+        let limit = self.state.max_message_bytes;
+        // The gate reads the client; the protocol loop reads what the gate
+        // passes and writes into a pipe that, with the gate's own answers,
+        // goes out a whole line at a time.
+        let (loop_in, gate_out) = tokio::io::duplex(64 << 10);
+        let (loop_out, forward_in) = tokio::io::duplex(64 << 10);
+        let (lines, to_write) = tokio::sync::mpsc::channel(64);
+        let writing = tokio::spawn(transport::write_lines(writer, to_write));
+        let forwarding = tokio::spawn(transport::forward_lines(forward_in, lines.clone()));
+        let gating = tokio::spawn(transport::gate(reader, gate_out, lines, limit));
+        let transport = rmcp::transport::async_rw::AsyncRwTransport::new_server(loop_in, loop_out)
+            .with_max_line_length(limit.saturating_add(1));
+        let served = match rmcp::serve_server(self, transport).await {
+            Ok(running) => running.waiting().await.map(|_| ()),
+            Err(e) => {
+                gating.abort();
+                return Err(ServeError::Transport(e.to_string()));
+            }
+        };
+        gating.abort();
+        let _ = forwarding.await;
+        let _ = writing.await;
+        served.map_err(|e| ServeError::Transport(e.to_string()))
     }
 
     /// Serves MCP over standard input and output until the client closes
@@ -206,6 +250,22 @@ impl Server {
             let (stdin, stdout) = rmcp::transport::stdio();
             self.serve(stdin, stdout).await
         })
+    }
+
+    /// Whether the tool list differs from the one this was last asked
+    /// for (after an open).
+    fn tools_changed(&self) -> bool {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        serde_json::to_string(&self.tools())
+            .unwrap_or_default()
+            .hash(&mut hasher);
+        let now = hasher.finish();
+        let mut last = match self.state.listed.lock() {
+            Ok(last) => last,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        last.replace(now) != Some(now)
     }
 
     /// The tools, each with `max_tokens` and `cursor` added.
@@ -381,10 +441,24 @@ impl State {
     fn call(&self, name: &str, mut args: Map<String, Value>, cancel: &AtomicBool) -> Reply {
         // The budget and cursor are the server's; the tool sees the rest
         // (and the cursor is bound to the rest, not to the budget).
+        let mut cap_note = None;
         let max_tokens = match args.remove("max_tokens") {
             None | Some(Value::Null) => self.max_tokens,
-            Some(value) => match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
-                Some(n) if n >= MIN_RESULT_TOKENS => n,
+            Some(value) => match value.as_u64() {
+                Some(n) if n > self.max_tokens as u64 => {
+                    cap_note = Some(
+                        json!({
+                            "max_tokens_capped": n,
+                            "max_tokens": self.max_tokens,
+                            "why": "the server gives a result at most this many tokens \
+                                    (flexmd mcp --max-result-tokens); the rest comes a page \
+                                    at a time with the cursor",
+                        })
+                        .to_string(),
+                    );
+                    self.max_tokens
+                }
+                Some(n) if n >= MIN_RESULT_TOKENS as u64 => n as usize,
                 _ => {
                     return Reply::error(format!(
                         "{name}: `max_tokens` must be a whole number of at least \
@@ -432,12 +506,13 @@ impl State {
         // that, with its notes, has no room is made again, smaller: the
         // check's note (known now) and the longest note that more follows
         // kept back.
+        let cap_tokens = cap_note.as_deref().map_or(0, text_tokens);
         let notes = |page: &Page, note: &Option<String>| {
-            note_tokens(name, page) + note.as_deref().map_or(0, text_tokens)
+            note_tokens(name, page) + note.as_deref().map_or(0, text_tokens) + cap_tokens
         };
         let page = match run(max_tokens, &mut opened, &mut note) {
             Ok(page) if page.tokens + notes(&page, &note) > max_tokens => {
-                let kept = NOTE_TOKENS + note.as_deref().map_or(0, text_tokens);
+                let kept = NOTE_TOKENS + note.as_deref().map_or(0, text_tokens) + cap_tokens;
                 let budget = max_tokens.saturating_sub(kept).max(MIN_MAX_TOKENS);
                 match run(budget, &mut opened, &mut note) {
                     Err(Failure::Artifact(ArtifactError::TooLarge { piece, tokens, .. })) => {
@@ -462,7 +537,7 @@ impl State {
         };
         match page {
             Ok(page) => Reply {
-                result: CallToolResult::success(content(name, page, note)),
+                result: CallToolResult::success(content(name, page, cap_note, note)),
                 opened,
             },
             Err(failure) => Reply {
@@ -493,6 +568,18 @@ impl State {
             return Err("artifact_open: `path` is required: a file under the roots".to_owned());
         };
         let (real, root) = self.roots.resolve(requested)?;
+        let open_now = self.read_list(|list| {
+            (list.len() >= self.max_open && !list.iter().any(|o| o.path == real))
+                .then_some(list.len())
+        });
+        if let Some(n) = open_now {
+            return Err(format!(
+                "artifact_open: {n} files are open, the most this server holds (flexmd mcp \
+                 --max-open {}); read the open ones by their callId, or ask for the server to \
+                 be started with a higher limit",
+                self.max_open
+            ));
+        }
         let kind = match args.get("as") {
             None | Some(Value::Null) => ReadAs::for_path(&real),
             Some(Value::String(k)) => k
@@ -627,29 +714,22 @@ fn text_tokens(text: &str) -> usize {
     flexmd_artifact::count_tokens(text.as_bytes(), Encoding::O200kBase)
 }
 
-/// A page as content: its text, then, when more follows, a note with the
-/// cursor in JSON; then the check's note, if any.
-fn content(name: &str, page: Page, note: Option<String>) -> Vec<ContentBlock> {
+/// A page as content: its text; the note that `max_tokens` was lowered,
+/// if it was; when more follows, a note with the cursor in JSON; then the
+/// check's note, if any.
+fn content(
+    name: &str,
+    page: Page,
+    cap_note: Option<String>,
+    note: Option<String>,
+) -> Vec<ContentBlock> {
     let more = more_note(name, &page);
-    let capped = page.max_tokens_capped.map(|asked| {
-        json!({
-            "max_tokens_capped": asked,
-            "max_tokens": flexmd_artifact::MAX_PAGE_TOKENS,
-            "why": "no page holds more than this; the next page comes with the cursor",
-        })
-        .to_string()
-    });
-    let mut blocks = vec![ContentBlock::text(page.text)];
-    if let Some(capped) = capped {
-        blocks.push(ContentBlock::text(capped));
-    }
-    if let Some(more) = more {
-        blocks.push(ContentBlock::text(more));
-    }
-    if let Some(note) = note {
-        blocks.push(ContentBlock::text(note));
-    }
-    blocks
+    std::iter::once(page.text)
+        .chain(cap_note)
+        .chain(more)
+        .chain(note)
+        .map(ContentBlock::text)
+        .collect()
 }
 
 impl ServerHandler for Server {
@@ -705,10 +785,14 @@ impl ServerHandler for Server {
             }
         };
         if reply.opened {
-            // Clients that follow list changes see the new callId in the
-            // artifact tools' enums.
-            let _ = context.peer.notify_tool_list_changed().await;
-            let _ = context.peer.notify_resource_list_changed().await;
+            // One notification an open: the tools changed while their
+            // schemas list the callIds (or a first file of its kind adds
+            // tools); past that only the resources did.
+            if self.tools_changed() {
+                let _ = context.peer.notify_tool_list_changed().await;
+            } else {
+                let _ = context.peer.notify_resource_list_changed().await;
+            }
         }
         Ok(reply.result.into())
     }

@@ -169,14 +169,18 @@ async fn open_grep_and_page_through_a_log() {
         json!("call artifact_grep again with the same arguments and this cursor")
     );
 
-    // A budget past the ceiling is lowered, and the result says so.
+    // A budget past the server's --max-result-tokens is lowered to it,
+    // and the result says so.
     let mut huge = grep_args.clone();
     huge["max_tokens"] = json!(1_000_000_000_000_u64);
     let capped = client.call("artifact_grep", huge).await;
     assert_eq!(text(&capped).lines().count(), 429, "it fits the ceiling");
     let note: Value = serde_json::from_str(capped["content"][1]["text"].as_str().unwrap()).unwrap();
     assert_eq!(note["max_tokens_capped"], json!(1_000_000_000_000_u64));
-    assert_eq!(note["max_tokens"], json!(flexmd_artifact::MAX_PAGE_TOKENS));
+    assert_eq!(
+        note["max_tokens"],
+        json!(flexmd_artifact::DEFAULT_MAX_TOKENS)
+    );
 
     // An edited cursor is refused, not read as another place.
     let cursor = note_cursor(&page);

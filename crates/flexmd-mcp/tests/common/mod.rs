@@ -115,6 +115,31 @@ impl Client {
         }
     }
 
+    /// Reads until the answers so far (the ids of messages with an `id`,
+    /// `null` for an error without one) satisfy `done`.
+    pub async fn await_answers(&mut self, done: impl Fn(&[Value]) -> bool) {
+        while !done(&self.answered) {
+            let line = tokio::time::timeout(PATIENCE, self.lines.next_line())
+                .await
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "not every answer came in time; answered: {:?}",
+                        self.answered
+                    )
+                })
+                .expect("the pipe reads")
+                .expect("the server is still there");
+            let message: Value = serde_json::from_str(&line).expect("the server writes JSON");
+            // An error without an id answers a line whose id could not
+            // be read.
+            match message.get("id") {
+                Some(id) => self.answered.push(id.clone()),
+                None if message.get("error").is_some() => self.answered.push(Value::Null),
+                None => self.notifications.push(message),
+            }
+        }
+    }
+
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.send_request(method, params).await;
         self.answer(id).await
