@@ -239,13 +239,15 @@ fn conformance(args: &[String]) -> Result {
 }
 
 /// The dictionary a target is given: JSON tokens for the targets that read
-/// JSON, queries or calls; Markdown tokens for the others.
+/// JSON, queries or calls; JSON-RPC and MCP tokens for the MCP session;
+/// Markdown tokens for the others.
 fn fuzz_dictionary(target: &str) -> &'static str {
     match target {
         "find_json" | "schema_validate" | "schema_fuzzed" | "jsonpath_documents"
         | "artifact_query" | "grep_flags" | "tool_dispatch" | "stream_json" | "json_lines" => {
             "json"
         }
+        "mcp_session" => "mcp",
         _ => "markdown",
     }
 }
@@ -258,6 +260,17 @@ fn seed_corpus(target: &str, corpus: &Path) -> Result<usize> {
         .unwrap_or(false);
     if has_files {
         return Ok(0);
+    }
+    // A target whose inputs are not documents has its own seeds.
+    let own = root().join("fuzz/seeds").join(target);
+    if own.is_dir() {
+        let mut added = 0;
+        for entry in std::fs::read_dir(&own).into_iter().flatten().flatten() {
+            added += 1;
+            std::fs::copy(entry.path(), corpus.join(entry.file_name()))
+                .map_err(|e| format!("cannot seed {}: {e}", entry.path().display()))?;
+        }
+        return Ok(added);
     }
     let wanted = if fuzz_dictionary(target) == "json" {
         ["json", "md"]

@@ -91,7 +91,8 @@ impl SpooledArtifact {
     /// `"i".parse()` gives flags from the tools' string form), in order.
     pub fn grep(&self, pattern: &str, flags: GrepFlags) -> Result<Vec<String>, ArtifactError> {
         let pattern = GrepPattern::new(pattern, flags)?;
-        let hits = self.grep_hits_until(&pattern, 0, None, usize::MAX, &|| false)?;
+        let hits =
+            self.grep_hits_until(&pattern, 0, None, usize::MAX, &crate::cancel::cancelled)?;
         Ok(hits
             .into_iter()
             .map(|hit| String::from_utf8_lossy(self.reader.byte_range(hit.range)).into_owned())
@@ -118,7 +119,7 @@ impl SpooledArtifact {
         first: usize,
         limit: usize,
     ) -> Result<Vec<usize>, ArtifactError> {
-        self.grep_lines_until(pattern, first, limit, &|| false)
+        self.grep_lines_until(pattern, first, limit, &crate::cancel::cancelled)
     }
 
     /// [`SpooledArtifact::grep_lines_from`] that gives up, with

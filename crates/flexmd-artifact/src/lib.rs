@@ -13,6 +13,7 @@
 
 mod artifact;
 mod call;
+mod cancel;
 mod error;
 mod grep;
 mod json;
@@ -26,6 +27,7 @@ mod turn;
 
 pub use artifact::SpooledArtifact;
 pub use call::{ReadAs, ToolCall, ToolCallResult, tool_calls};
+pub use cancel::cancellable;
 pub use error::ArtifactError;
 pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
 pub use json::{JsonFormat, MAX_DOCUMENT_BYTES, SpooledJsonArtifact};

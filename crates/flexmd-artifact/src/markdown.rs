@@ -471,7 +471,7 @@ impl SpooledMarkdownArtifact {
         let mut out = String::new();
         let mut block = String::new();
         for piece in self.pieces(start, end) {
-            if out.len() > max_bytes {
+            if out.len() > max_bytes || crate::cancel::cancelled() {
                 break;
             }
             self.text_of(piece, &mut out, &mut block, max_bytes);
@@ -600,7 +600,7 @@ impl SpooledMarkdownArtifact {
     ) -> Vec<Link> {
         let mut out = Vec::new();
         for piece in self.pieces(start, end) {
-            if out.len() >= limit {
+            if out.len() >= limit || crate::cancel::cancelled() {
                 break;
             }
             self.inline_of(piece, images, limit, &mut out);

@@ -538,7 +538,7 @@ pub fn page_value(
         Value::String(text) => Units::Single(text.clone()),
         other => Units::Single(serde_json::to_string_pretty(other).unwrap_or_default()),
     };
-    let mut page = fill(name, units, start, max_tokens, &|| false)?;
+    let mut page = fill(name, units, start, max_tokens, &crate::cancel::cancelled)?;
     page.max_tokens_capped = capped;
     Ok(page)
 }

@@ -115,7 +115,8 @@ pub(crate) fn count_tokens_releasing(
     let mut total = 0;
     let mut rest = bytes;
     let mut at = 0;
-    while !rest.is_empty() {
+    // A cancelled call (crate::cancellable) stops between chunks.
+    while !rest.is_empty() && !crate::cancel::cancelled() {
         let cut = if rest.len() <= CHUNK {
             rest.len()
         } else {

@@ -694,6 +694,7 @@ impl<'a> ToolSet<'a> {
     pub(crate) fn cancelled(&self) -> bool {
         self.cancel
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            || crate::cancel::cancelled()
     }
 
     /// The tool definitions, in @nhtio/adk's order.

@@ -112,6 +112,17 @@ pub(crate) fn check_line(mut line: Vec<u8>, over: Option<usize>, limit: usize) -
             ),
         });
     }
+    if let Some(key) = &scan.repeated_key {
+        return Verdict::Refuse(Refusal {
+            // Which of two ids is meant cannot be known.
+            id: if key == "id" { Value::Null } else { id },
+            code: INVALID_REQUEST,
+            message: format!(
+                "the message names its member {key:?} twice; a JSON-RPC message names each \
+                 member once"
+            ),
+        });
+    }
     if scan.depth > MAX_MESSAGE_DEPTH {
         return Verdict::Refuse(Refusal {
             id,
@@ -243,6 +254,9 @@ struct Scan {
     id: Option<Value>,
     /// Lone surrogate escapes replaced by `\ufffd`.
     surrogates: usize,
+    /// A top-level key named twice (JSON parsers keep one of the two
+    /// values; which one differs, so the message is refused).
+    repeated_key: Option<String>,
 }
 
 /// One pass over a line, however broken: its nesting depth, its `id` (for
@@ -253,12 +267,18 @@ fn scan(line: &mut [u8]) -> Scan {
     let mut depth = 0_usize;
     let mut i = 0;
     // The top-level key just read, while its value is awaited.
-    let mut key: Option<(usize, usize)> = None;
+    let mut key: Option<String> = None;
+    let mut keys: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut expect_key = false;
+    // Whether the outermost value is an object (an array has no keys).
+    let mut top_is_object = false;
     while let Some(&b) = line.get(i) {
         match b {
             b'{' | b'[' => {
                 depth += 1;
+                if depth == 1 {
+                    top_is_object = b == b'{';
+                }
                 out.depth = out.depth.max(depth);
                 expect_key = depth == 1 && b == b'{';
                 key = None;
@@ -269,7 +289,7 @@ fn scan(line: &mut [u8]) -> Scan {
                 i += 1;
             }
             b',' => {
-                expect_key = depth == 1;
+                expect_key = depth == 1 && top_is_object;
                 key = None;
                 i += 1;
             }
@@ -278,9 +298,13 @@ fn scan(line: &mut [u8]) -> Scan {
                 let end = string_end(line, start, &mut out.surrogates);
                 if depth == 1 {
                     if expect_key {
-                        key = Some((start, end));
+                        let name = key_name(line, start, end);
+                        if !keys.insert(name.clone()) && out.repeated_key.is_none() {
+                            out.repeated_key = Some(name.clone());
+                        }
+                        key = Some(name);
                         expect_key = false;
-                    } else if is_id_key(line, key) && out.id.is_none() {
+                    } else if key.as_deref() == Some("id") && out.id.is_none() {
                         out.id = line
                             .get(start.saturating_sub(1)..end.saturating_add(1).min(line.len()))
                             .and_then(|raw| serde_json::from_slice(raw).ok());
@@ -288,7 +312,9 @@ fn scan(line: &mut [u8]) -> Scan {
                 }
                 i = end + 1;
             }
-            b'-' | b'0'..=b'9' if depth == 1 && is_id_key(line, key) && out.id.is_none() => {
+            b'-' | b'0'..=b'9'
+                if depth == 1 && key.as_deref() == Some("id") && out.id.is_none() =>
+            {
                 let end = line
                     .get(i..)
                     .and_then(|rest| {
@@ -309,9 +335,17 @@ fn scan(line: &mut [u8]) -> Scan {
     out
 }
 
-/// Whether the key `key` (a range of `line`) is `id`.
-fn is_id_key(line: &[u8], key: Option<(usize, usize)>) -> bool {
-    key.and_then(|(s, e)| line.get(s..e)) == Some(b"id".as_slice())
+/// The name of the key whose content is `line[start..end]`, its escapes
+/// read (`"i\u0064"` is `id`).
+fn key_name(line: &[u8], start: usize, end: usize) -> String {
+    let raw = line.get(start..end).unwrap_or_default();
+    if raw.contains(&b'\\') {
+        let quoted = line.get(start.saturating_sub(1)..end.saturating_add(1).min(line.len()));
+        if let Some(name) = quoted.and_then(|q| serde_json::from_slice::<String>(q).ok()) {
+            return name;
+        }
+    }
+    String::from_utf8_lossy(raw).into_owned()
 }
 
 /// The index of the quote that ends the string whose content starts at
@@ -524,6 +558,36 @@ mod tests {
         assert!(
             r.message
                 .starts_with("the message is not JSON: expected ident")
+        );
+    }
+
+    #[test]
+    fn a_member_named_twice_is_refused() {
+        // Found by the mcp_session fuzz target (its regression r001): the
+        // protocol loop answered "Invalid request" without an id, and
+        // logged nothing.
+        let r =
+            refusal(br#"{"jsonrpc":"2.0","id":1,"methonrpc":"2.0","id":2,"method":"tools/list"}"#);
+        assert_eq!((r.id, r.code), (Value::Null, INVALID_REQUEST));
+        assert_eq!(
+            r.message,
+            "the message names its member \"id\" twice; a JSON-RPC message names each member once"
+        );
+        // An escape spells the same name; another member keeps the id.
+        let r = refusal(br#"{"jsonrpc":"2.0","id":4,"method":"ping","meth\u006fd":"ping"}"#);
+        assert_eq!((r.id, r.code), (json!(4), INVALID_REQUEST));
+        assert!(r.message.contains("\"method\" twice"), "{}", r.message);
+        // Repeats inside the parameters, or strings of an array, are not members.
+        let fine = br#"{"jsonrpc":"2.0","id":5,"method":"ping","params":{"a":1,"b":{"a":2},"c":["a","a"]}}"#;
+        assert!(matches!(
+            check_line(fine.to_vec(), None, 1 << 20),
+            Verdict::Pass(_, 0)
+        ));
+        let r = refusal(br#"["id","id"]"#);
+        assert!(
+            r.message.starts_with("a JSON-RPC message is a JSON object"),
+            "{}",
+            r.message
         );
     }
 

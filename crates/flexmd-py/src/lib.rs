@@ -36,6 +36,58 @@ fn parse<T: Send>(py: Python<'_>, text: &str, work: impl FnOnce(&str) -> T + Sen
     }
 }
 
+/// How often a long call looks for a pending signal (Ctrl-C).
+const SIGNAL_TICK: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs `work` without the GIL on a thread of its own while this thread
+/// checks for signals every [`SIGNAL_TICK`]: Ctrl-C raises
+/// `KeyboardInterrupt` within that tick, whatever the work is doing, and
+/// sets the flag the library's long loops look at
+/// ([`flexmd_artifact::cancellable`]) so the thread stops within a chunk
+/// of work (building an index or parsing a document runs to its end, and
+/// is kept for the next call); its result is dropped. For calls over
+/// artifacts, whose size has no bound.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::mpsc::RecvTimeoutError;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+    let flag = Arc::clone(&cancel);
+    std::thread::Builder::new()
+        .name("flexmd call".to_owned())
+        // The size of a main thread's stack: the parsers' guards are
+        // measured against it.
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = sender.send(flexmd_artifact::cancellable(flag, work));
+        })
+        .map_err(|e| {
+            pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
+        })?;
+    let outcome = py.detach(move || {
+        loop {
+            match receiver.recv_timeout(SIGNAL_TICK) {
+                Ok(done) => return Ok(done),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(interrupt) = Python::attach(|py| py.check_signals()) {
+                        cancel.store(true, Ordering::Relaxed);
+                        return Err(interrupt);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(pyo3::panic::PanicException::new_err(
+                        "flexmd panicked in a call over an artifact (a bug: please report it)",
+                    ));
+                }
+            }
+        }
+    });
+    outcome?.map_err(|e| artifact_error(py, e))
+}
+
 /// A Rust value as the Python value its JSON would load as.
 fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
     pythonize(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
@@ -1019,26 +1071,38 @@ struct PyArtifact {
 
 impl PyArtifact {
     /// A JSON query's result, run without the GIL.
-    fn on_json<'py, T: serde::Serialize + Send>(
+    fn on_json<'py, T: serde::Serialize + Send + 'static>(
         &self,
         py: Python<'py>,
-        query: impl FnOnce(&flexmd_artifact::SpooledJsonArtifact) -> Result<T, ArtifactError> + Send,
+        query: impl FnOnce(&flexmd_artifact::SpooledJsonArtifact) -> Result<T, ArtifactError>
+        + Send
+        + 'static,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let json = self.json(py)?;
-        let value = py
-            .detach(|| query(json))
-            .map_err(|e| artifact_error(py, e))?;
+        self.json(py)?;
+        let artifact = Arc::clone(&self.artifact);
+        let value = interruptible(py, move || match artifact.as_ref() {
+            Artifact::Json(json) => query(json),
+            _ => Err(ArtifactError::Cancelled),
+        })?
+        .map_err(|e| artifact_error(py, e))?;
         to_py(py, &value)
     }
 
     /// A Markdown query's result, run without the GIL.
-    fn on_markdown<'py, T: serde::Serialize + Send>(
+    fn on_markdown<'py, T: serde::Serialize + Send + 'static>(
         &self,
         py: Python<'py>,
-        query: impl FnOnce(&flexmd_artifact::SpooledMarkdownArtifact) -> Result<T, ArtifactError> + Send,
+        query: impl FnOnce(&flexmd_artifact::SpooledMarkdownArtifact) -> Result<T, ArtifactError>
+        + Send
+        + 'static,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let md = self.markdown(py)?;
-        let value = py.detach(|| query(md)).map_err(|e| artifact_error(py, e))?;
+        self.markdown(py)?;
+        let artifact = Arc::clone(&self.artifact);
+        let value = interruptible(py, move || match artifact.as_ref() {
+            Artifact::Markdown(md) => query(md),
+            _ => Err(ArtifactError::Cancelled),
+        })?
+        .map_err(|e| artifact_error(py, e))?;
         to_py(py, &value)
     }
 
@@ -1162,8 +1226,11 @@ impl PyArtifact {
     #[pyo3(signature = (pattern, flags = ""))]
     fn grep(&self, py: Python<'_>, pattern: &str, flags: &str) -> PyResult<Vec<String>> {
         let artifact = Arc::clone(&self.artifact);
-        py.detach(|| GrepFlags::parse(flags).and_then(|flags| artifact.base().grep(pattern, flags)))
-            .map_err(|e| artifact_error(py, e))
+        let (pattern, flags) = (pattern.to_owned(), flags.to_owned());
+        interruptible(py, move || {
+            GrepFlags::parse(&flags).and_then(|flags| artifact.base().grep(&pattern, flags))
+        })?
+        .map_err(|e| artifact_error(py, e))
     }
 
     /// The size in bytes.
@@ -1181,7 +1248,7 @@ impl PyArtifact {
     fn estimate_tokens(&self, py: Python<'_>, encoding: &str) -> PyResult<usize> {
         let encoding: Encoding = encoding.parse().map_err(|e| artifact_error(py, e))?;
         let artifact = Arc::clone(&self.artifact);
-        Ok(py.detach(|| artifact.base().estimate_tokens(encoding)))
+        interruptible(py, move || artifact.base().estimate_tokens(encoding))
     }
 
     /// The whole content as text (invalid UTF-8 as U+FFFD).
@@ -1210,12 +1277,14 @@ impl PyArtifact {
 
     /// The values a JSONPath (RFC 9535) selects.
     fn json_get<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.on_json(py, |j| j.json_get(path))
+        let path = path.to_owned();
+        self.on_json(py, move |j| j.json_get(&path))
     }
 
     /// The items (or records) a JSONPath filter keeps.
     fn json_filter<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.on_json(py, |j| j.json_filter(path))
+        let path = path.to_owned();
+        self.on_json(py, move |j| j.json_filter(&path))
     }
 
     /// Records (or root array items) `start` to `end`.
@@ -1226,29 +1295,30 @@ impl PyArtifact {
         start: Option<i64>,
         end: Option<i64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.on_json(py, |j| j.json_slice(start, end))
+        self.on_json(py, move |j| j.json_slice(start, end))
     }
 
     /// One value per record (or root array item): what the path selects in it.
     fn json_pluck<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.on_json(py, |j| j.json_pluck(path))
+        let path = path.to_owned();
+        self.on_json(py, move |j| j.json_pluck(&path))
     }
 
     /// The YAML front matter as a dict (`None` when there is none).
     fn md_frontmatter<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.on_markdown(py, |md| md.md_frontmatter())
+        self.on_markdown(py, move |md| md.md_frontmatter())
     }
 
     /// The headings (to `depth` when given).
     #[pyo3(signature = (depth = None))]
     fn md_headings<'py>(&self, py: Python<'py>, depth: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
-        self.on_markdown(py, |md| Ok(md.md_headings(depth)))
+        self.on_markdown(py, move |md| Ok(md.md_headings(depth)))
     }
 
     /// The sections under each heading (to `depth` when given).
     #[pyo3(signature = (depth = None))]
     fn md_sections<'py>(&self, py: Python<'py>, depth: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
-        self.on_markdown(py, |md| Ok(md.md_sections(depth)))
+        self.on_markdown(py, move |md| Ok(md.md_sections(depth)))
     }
 
     /// The fenced code blocks (of language `lang` when given).
@@ -1258,7 +1328,8 @@ impl PyArtifact {
         py: Python<'py>,
         lang: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.on_markdown(py, |md| Ok(md.md_code_blocks(lang)))
+        let lang = lang.map(str::to_owned);
+        self.on_markdown(py, move |md| Ok(md.md_code_blocks(lang.as_deref())))
     }
 
     /// The links of lines `start` to `end`.
@@ -1269,7 +1340,7 @@ impl PyArtifact {
         start: Option<usize>,
         end: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.on_markdown(py, |md| Ok(md.md_links(start, end)))
+        self.on_markdown(py, move |md| Ok(md.md_links(start, end)))
     }
 
     /// The images of lines `start` to `end`.
@@ -1280,7 +1351,7 @@ impl PyArtifact {
         start: Option<usize>,
         end: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.on_markdown(py, |md| Ok(md.md_images(start, end)))
+        self.on_markdown(py, move |md| Ok(md.md_images(start, end)))
     }
 
     /// The plain text of lines `start` to `end`, without Markdown syntax.
@@ -1291,8 +1362,12 @@ impl PyArtifact {
         start: Option<usize>,
         end: Option<usize>,
     ) -> PyResult<String> {
-        let md = self.markdown(py)?;
-        Ok(py.detach(|| md.md_text(start, end)))
+        self.markdown(py)?;
+        let artifact = Arc::clone(&self.artifact);
+        interruptible(py, move || match artifact.as_ref() {
+            Artifact::Markdown(md) => md.md_text(start, end),
+            _ => String::new(),
+        })
     }
 
     /// The mdast tree of lines `start` to `end`.
@@ -1303,7 +1378,7 @@ impl PyArtifact {
         start: Option<usize>,
         end: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        self.on_markdown(py, |md| md.md_ast(start, end))
+        self.on_markdown(py, move |md| md.md_ast(start, end))
     }
 }
 
@@ -1344,10 +1419,11 @@ impl ToolSet {
         calls: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let calls = calls_of(py, calls)?;
-        let results = py.detach(|| {
-            let tools = forge_tools(&self.artifacts);
+        let artifacts = self.artifacts.clone();
+        let results = interruptible(py, move || {
+            let tools = forge_tools(&artifacts);
             calls.iter().map(|c| tools.run_call(c)).collect::<Vec<_>>()
-        });
+        })?;
         to_py(py, &results)
     }
 
@@ -1368,7 +1444,10 @@ impl ToolSet {
                 None,
             ));
         };
-        let result = py.detach(|| forge_tools(&self.artifacts).call(&call.name, &call.arguments));
+        let (artifacts, call) = (self.artifacts.clone(), call.clone());
+        let result = interruptible(py, move || {
+            forge_tools(&artifacts).call(&call.name, &call.arguments)
+        })?;
         result.map_err(|e| flexmd_error(py, "ToolCallError", e.to_string(), None))
     }
 
@@ -1397,16 +1476,17 @@ impl ToolSet {
                 None,
             ));
         };
-        let page = py
-            .detach(|| {
-                forge_tools(&self.artifacts).call_paged(
-                    &call.name,
-                    &call.arguments,
-                    max_tokens,
-                    cursor,
-                )
-            })
-            .map_err(|e| flexmd_error(py, "ToolCallError", e.to_string(), None))?;
+        let (artifacts, call) = (self.artifacts.clone(), call.clone());
+        let cursor = cursor.map(str::to_owned);
+        let page = interruptible(py, move || {
+            forge_tools(&artifacts).call_paged(
+                &call.name,
+                &call.arguments,
+                max_tokens,
+                cursor.as_deref(),
+            )
+        })?
+        .map_err(|e| flexmd_error(py, "ToolCallError", e.to_string(), None))?;
         to_py(py, &page)
     }
 

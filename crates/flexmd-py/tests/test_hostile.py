@@ -131,3 +131,70 @@ def test_data_at_the_bound_is_taken() -> None:
     for _ in range(127):
         d = {"a": d}
     assert flexmd.validate(d, {"type": "object"}) == d
+
+
+# Ctrl-C during a long native call: the child starts the call on a large
+# file, the test sends SIGINT, and the child must raise KeyboardInterrupt
+# within INTERRUPT_LIMIT seconds of it (the count itself takes several
+# seconds even in a release build: 40 MB/s).
+INTERRUPT_LIMIT = 2.0
+
+INTERRUPTIBLE = {
+    "estimate_tokens": "art.estimate_tokens()",
+    "toolset_call": (
+        "flexmd.forge_tools([art]).call("
+        "{'name': 'artifact_estimate_tokens', 'arguments': {'callId': 'big'}})"
+    ),
+    "call_page": (
+        "flexmd.forge_tools([art]).call_page("
+        "{'name': 'artifact_estimate_tokens', 'arguments': {'callId': 'big'}}, max_tokens=100)"
+    ),
+    "md_text": "md.md_text()",
+}
+
+
+@pytest.fixture(scope="module")
+def big_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("big") / "big.md"
+    block = ("## heading\n\n" + "some words of *Markdown* text, and more of them\n" * 40) * 1000
+    with open(path, "w") as f:
+        while f.tell() < 120_000_000:
+            f.write(block)
+    return str(path)
+
+
+@pytest.mark.parametrize("case", sorted(INTERRUPTIBLE))
+def test_ctrl_c_stops_a_long_call(case: str, big_file: str) -> None:
+    import signal
+    import time
+
+    script = textwrap.dedent(
+        f"""
+        import sys, time, flexmd
+        art = flexmd.Artifact.open({big_file!r}, kind="text", call_id="big")
+        md = flexmd.Artifact.open({big_file!r}, kind="markdown", call_id="md")
+        print("ready", flush=True)
+        try:
+            {INTERRUPTIBLE[case]}
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(3)
+        print("finished", flush=True)
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.3)
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, err = child.communicate(timeout=LIMIT)
+        waited = time.monotonic() - sent
+    finally:
+        child.kill()
+    assert child.returncode == 3, f"exit {child.returncode}: {out} {err}"
+    assert out.strip() == "interrupted"
+    assert waited < INTERRUPT_LIMIT, f"KeyboardInterrupt came {waited:.2f} s after Ctrl-C"

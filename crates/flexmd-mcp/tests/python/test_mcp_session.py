@@ -166,3 +166,184 @@ def test_a_failing_answer_and_bad_calls(root: Path, tmp_path: Path) -> None:
         )
 
     run(root, body)
+
+
+# Hostile calls through the official client: every one ends with a result
+# or an error within PATIENCE seconds (the SDK has no timeout of its own).
+PATIENCE = 30
+
+
+try:  # mcp 2
+    from mcp.shared.exceptions import MCPError as ProtocolError
+except ImportError:  # mcp 1
+    from mcp.shared.exceptions import McpError as ProtocolError  # type: ignore[attr-defined,no-redef]
+
+
+def run_hostile(root: Path, body: Any, *flags: str) -> Any:
+    from datetime import timedelta
+
+    from importlib.metadata import version
+
+    # mcp 1 takes a timedelta, mcp 2 seconds.
+    major = int(version("mcp").split(".")[0])
+    timeout: Any = PATIENCE if major >= 2 else timedelta(seconds=PATIENCE)
+
+    async def main() -> Any:
+        server = StdioServerParameters(command=CLI, args=["mcp", "--root", str(root), *flags])
+        async with stdio_client(server) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=timeout) as session:
+                await session.initialize()
+                return await body(session)
+
+    return asyncio.run(asyncio.wait_for(main(), timeout=4 * PATIENCE))
+
+
+def test_hostile_calls_get_answers(root: Path) -> None:
+    for i in range(25):
+        (root / f"f{i}.log").write_text(f"line {i}\n")
+
+    async def body(session: ClientSession) -> None:
+        # Data nested past the server's bound: a JSON-RPC error, not silence.
+        deep: Any = []
+        for _ in range(130):
+            deep = [deep]
+        with pytest.raises(ProtocolError) as refused:
+            await session.call_tool(
+                "schema_validate", {"schema_name": "implementation", "data": deep}
+            )
+        assert "nests 13" in str(refused.value) and "at most 127" in str(refused.value)
+
+        # A message over --max-message-bytes (1 MB here).
+        with pytest.raises(ProtocolError) as too_long:
+            await session.call_tool("detect", {"text": "x" * 2_000_000})
+        assert "--max-message-bytes" in str(too_long.value)
+
+        # Wrong argument types: a tool error saying what is wrong.
+        wrong = await session.call_tool("detect", {"text": 5})
+        assert is_error(wrong)
+        assert "text" in text(wrong)
+
+        # A budget past the ceiling is lowered to it, and the result says so.
+        opened = await session.call_tool("artifact_open", {"path": "logs/app.log"})
+        assert not is_error(opened)
+        capped = await session.call_tool(
+            "artifact_grep",
+            {"callId": "logs/app.log", "pattern": "GET", "max_tokens": 10**12},
+        )
+        notes = [json.loads(c.text) for c in capped.content[1:]]
+        assert {"max_tokens_capped": 10**12, "max_tokens": 2000} in [
+            {k: n.get(k) for k in ("max_tokens_capped", "max_tokens")} for n in notes
+        ]
+
+        # Past --max-open (20): refused, and the tool list stays small.
+        for i in range(19):
+            ok = await session.call_tool("artifact_open", {"path": f"f{i}.log"})
+            assert not is_error(ok)
+        refused_open = await session.call_tool("artifact_open", {"path": "f24.log"})
+        assert is_error(refused_open)
+        assert "--max-open" in text(refused_open)
+        tools = await session.list_tools()
+        size = len(json.dumps([t.model_dump(mode="json") for t in tools.tools]))
+        assert size < 20_000, size
+
+        await session.send_ping()
+
+    run_hostile(
+        root,
+        body,
+        "--max-message-bytes",
+        "1000000",
+        "--max-open",
+        "20",
+        "--max-result-tokens",
+        "2000",
+    )
+
+
+# Lines the SDK cannot send (it refuses a lone surrogate itself), as raw
+# bytes: each gets an error with the code given, or (None) a result.
+RAW_LINES: dict[str, tuple[bytes, int | None]] = {
+    # A lone surrogate, as JSON.stringify writes it: read as U+FFFD.
+    "lone_surrogate": (
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call",'
+        b'"params":{"name":"json_find","arguments":{"text":"say {\\"a\\": \\"\\ud800\\"}"}}}',
+        None,
+    ),
+    "not_json": (b"not json", -32700),
+    "invalid_utf8": (b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"\xff"}', -32700),
+    "cut_short": (b'{"jsonrpc":"2.0","id":1,"method":"tools/c', -32700),
+    "not_an_object": (b"[1, 2]", -32600),
+    "no_jsonrpc": (b'{"id": 1, "method": "ping"}', -32600),
+    "params_not_an_object": (b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":5}', -32602),
+    "arguments_not_an_object": (
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call",'
+        b'"params":{"name":"detect","arguments":5}}',
+        -32602,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RAW_LINES))
+def test_lines_no_client_would_send_get_an_error(case: str, root: Path) -> None:
+    line, code = RAW_LINES[case]
+    init = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+    session = b"\n".join(
+        [
+            json.dumps(init).encode(),
+            b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+            line,
+            b'{"jsonrpc":"2.0","id":99,"method":"ping"}',
+            b"",
+        ]
+    )
+    server = subprocess.Popen(
+        [CLI, "mcp", "--root", str(root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write(session)
+        server.stdin.flush()
+        answers: list[dict[str, Any]] = []
+        # Read until the line's answer and the ping's; a hang fails
+        # through the timeout.
+        import threading
+
+        done = threading.Event()
+
+        def read() -> None:
+            assert server.stdout is not None
+            # A result comes back with id 1, an error with 1 or null.
+            for raw in server.stdout:
+                answers.append(json.loads(raw))
+                ids = [a.get("id") for a in answers]
+                if 99 in ids and (1 in ids or (code is not None and None in ids)):
+                    break
+            done.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        assert done.wait(PATIENCE), f"no answer in {PATIENCE} s: {answers}"
+    finally:
+        server.kill()
+        _, stderr = server.communicate()
+    errors = [a for a in answers if "error" in a]
+    if code is None:
+        assert errors == [], answers
+        found = [a for a in answers if a.get("id") == 1]
+        assert json.loads(found[0]["result"]["content"][0]["text"]) == {"a": "\ufffd"}
+        assert "lone surrogate escape(s) read as U+FFFD" in stderr.decode(), stderr
+        return
+    assert len(errors) == 1, answers
+    assert errors[0]["error"]["code"] == code, errors
+    assert f"error {code}" in stderr.decode(), stderr
