@@ -14,6 +14,7 @@ export {
   type FindJsonOptions,
   // errors
   FlexmdError, SpecError, SchemaError, ArgumentError, ToolCallError, ArtifactError, ValidationError, PanicError,
+  NestingError,
   // functions
   parseFlexMd, stringifyFlexMd, parseOutputFormatSpec, stringifyOutputFormatSpec, enrichInstructions, prompt,
   makeDefaultOfs, jsonSchema, buildOutline, renderOutline, validateOutput, extractOutput, check, detectObjects,

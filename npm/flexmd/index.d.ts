@@ -471,8 +471,16 @@ export class SpooledArtifact {
   cat(start?: number, end?: number): Promise<string[]>;
   byteLength(): Promise<number>;
   lineCount(): Promise<number>;
+  /** The exact token count, 64 KiB at a time with a turn of the event loop between chunks. */
   estimateTokens(encoding?: TokenEncoding): Promise<number>;
   asString(): Promise<string>;
+  /**
+   * Gives the text's memory back to the module now (else when the artifact
+   * is garbage-collected); querying it after is an `ArtifactError`. Tool sets
+   * made from it keep their own hold. WebAssembly memory never shrinks: the
+   * freed bytes are reused for the next artifacts.
+   */
+  free(): void;
 }
 
 export class SpooledJsonArtifact<T = unknown> extends SpooledArtifact {
@@ -598,6 +606,15 @@ export class ArtifactError extends FlexmdError {}
 export class ValidationError extends FlexmdError {}
 /** A bug in flexmd stopped the call; the module keeps working. */
 export class PanicError extends FlexmdError {}
+/**
+ * Data nested deeper than flexmd reads (128 levels, where JSON parsers stop
+ * too): a `RangeError`, as JavaScript's own for too deep a recursion
+ * (`code` `nesting`).
+ */
+export class NestingError extends RangeError {
+  readonly code: string;
+  readonly details: null;
+}
 
 // ---- Functions -------------------------------------------------------------
 

@@ -221,6 +221,20 @@ impl SpooledArtifact {
         })
     }
 
+    /// One chunk (at most `max_bytes`, 4 KiB to 1 MiB) of
+    /// [`SpooledArtifact::estimate_tokens`], from byte `start`: start at 0
+    /// and go on at each chunk's `next`, to give control back between
+    /// chunks (the npm package's event loop); the sum is the whole count.
+    /// See [`crate::count_tokens_chunk`].
+    pub fn estimate_tokens_chunk(
+        &self,
+        encoding: Encoding,
+        start: usize,
+        max_bytes: usize,
+    ) -> crate::TokenChunk {
+        crate::count_tokens_chunk(self.reader.bytes(), start, max_bytes, encoding)
+    }
+
     /// The whole content, byte-faithful (line endings kept) where it is
     /// UTF-8; invalid bytes become U+FFFD.
     pub fn as_string(&self) -> Cow<'_, str> {

@@ -42,7 +42,7 @@ pub use page::{
     DEFAULT_MAX_TOKENS, MAX_PAGE_TOKENS, MIN_MAX_TOKENS, Omitted, Page, PageUnit, page_value,
 };
 pub use reader::{FileReader, Lines, MAX_UNSIZED_FILE_BYTES, MemoryReader, SpoolReader};
-pub use tokens::{Encoding, count_tokens};
+pub use tokens::{Encoding, TokenChunk, count_tokens, count_tokens_chunk};
 pub use tools::{
     AnthropicTool, Artifact, ArtifactKind, Caps, FunctionType, MAX_LISTED_CALL_IDS, OpenAiTool,
     ResponsesTool, ToolDefinition, ToolInfo, ToolSet, check_arguments, default_serialise,

@@ -85,6 +85,9 @@ impl FromStr for Encoding {
 /// Content past this size is counted in chunks (bounded memory).
 const CHUNK: usize = 1 << 20;
 
+/// The smallest chunk [`count_tokens_chunk`] takes.
+const MIN_CHUNK: usize = 4 << 10;
+
 /// The number of tokens in `bytes` (decoded lossily) under `encoding`.
 ///
 /// Large content is counted in chunks of about 1 MiB, each cut just before
@@ -113,22 +116,67 @@ pub(crate) fn count_tokens_releasing(
     release: &dyn Fn(std::ops::Range<usize>),
 ) -> usize {
     let mut total = 0;
-    let mut rest = bytes;
-    let mut at = 0;
+    let mut at = Some(0);
     // A cancelled call (crate::cancellable) stops between chunks.
-    while !rest.is_empty() && !crate::cancel::cancelled() {
-        let cut = if rest.len() <= CHUNK {
-            rest.len()
-        } else {
-            word_start_before(rest, CHUNK)
-        };
-        let (chunk, after) = rest.split_at(cut);
-        total += count_text(&String::from_utf8_lossy(chunk), encoding);
-        release(at..at + cut);
-        at += cut;
-        rest = after;
+    while let Some(start) = at.filter(|_| !crate::cancel::cancelled()) {
+        let chunk = count_tokens_chunk(bytes, start, CHUNK, encoding);
+        total += chunk.tokens;
+        release(start..chunk.next.unwrap_or(bytes.len()));
+        at = chunk.next;
     }
     total
+}
+
+/// One chunk of a token count done a chunk at a time: its tokens, and
+/// where the next chunk starts (`None` after the last).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct TokenChunk {
+    /// The tokens of this chunk.
+    pub tokens: usize,
+    /// The byte offset to count from next; `None` when the text is done.
+    pub next: Option<usize>,
+}
+
+/// The tokens of the chunk of `bytes` that starts at byte `start` and
+/// holds at most `max_bytes` (4 KiB to 1 MiB; outside, the nearest): for a
+/// caller that must give control back between chunks (an event loop).
+/// Starting at 0 and then at each chunk's `next`, the sum is
+/// [`count_tokens`] of the whole: chunks are cut just before a space that
+/// starts a word, as `count_tokens` cuts its own. A `start` past the end is
+/// an empty last chunk.
+///
+/// ```
+/// use flexmd_artifact::{Encoding, count_tokens, count_tokens_chunk};
+/// let text = "word ".repeat(500_000);
+/// let (mut total, mut at, mut chunks) = (0, Some(0), 0);
+/// while let Some(start) = at {
+///     let chunk = count_tokens_chunk(text.as_bytes(), start, 1 << 20, Encoding::O200kBase);
+///     total += chunk.tokens;
+///     at = chunk.next;
+///     chunks += 1;
+/// }
+/// assert_eq!(chunks, 3);
+/// assert_eq!(total, count_tokens(text.as_bytes(), Encoding::O200kBase));
+/// ```
+pub fn count_tokens_chunk(
+    bytes: &[u8],
+    start: usize,
+    max_bytes: usize,
+    encoding: Encoding,
+) -> TokenChunk {
+    let size = max_bytes.clamp(MIN_CHUNK, CHUNK);
+    let rest = bytes.get(start..).unwrap_or_default();
+    let cut = if rest.len() <= size {
+        rest.len()
+    } else {
+        word_start_before(rest, size)
+    };
+    let chunk = rest.get(..cut).unwrap_or_default();
+    let end = start.saturating_add(cut);
+    TokenChunk {
+        tokens: count_text(&String::from_utf8_lossy(chunk), encoding),
+        next: (end < bytes.len()).then_some(end),
+    }
 }
 
 /// The last offset at or before `limit` holding a space followed by a

@@ -9,8 +9,8 @@
 )]
 
 use flexmd_artifact::{
-    GrepFlags, GrepPattern, JsonFormat, MemoryReader, SpooledArtifact, SpooledJsonArtifact,
-    SpooledMarkdownArtifact, compile_path,
+    Encoding, GrepFlags, GrepPattern, JsonFormat, MemoryReader, SpooledArtifact,
+    SpooledJsonArtifact, SpooledMarkdownArtifact, compile_path,
 };
 use proptest::prelude::*;
 
@@ -91,6 +91,53 @@ proptest! {
         let path = pieces.concat();
         if let Ok(compiled) = compile_path(&path) {
             let _ = compiled.query(&serde_json::json!([{"a": "x", "b": [1, 2]}])).all();
+        }
+    }
+}
+
+/// Words of the shapes tokenizers split differently: letters, digits,
+/// spaces in runs, punctuation, non-ASCII, line breaks.
+fn prose() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(vec![
+        "word",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "123",
+        "4.5",
+        "é",
+        "日本語",
+        "🙂",
+        "!",
+        "don't",
+        "a-b",
+        ",",
+    ]);
+    prop::collection::vec(word, 0..4000).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// A count done a chunk at a time (as the npm package does between
+    /// turns of the event loop) is the whole count, whatever the chunk size.
+    #[test]
+    fn a_count_by_chunks_is_the_whole_count(
+        text in prose(),
+        size in prop::sample::select(vec![1usize, 4096, 5000, 65536, 1 << 20]),
+    ) {
+        let artifact = SpooledArtifact::new(MemoryReader::new(text.clone()));
+        for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+            let (mut total, mut at) = (0, Some(0));
+            while let Some(start) = at {
+                let chunk = artifact.estimate_tokens_chunk(encoding, start, size);
+                // Each chunk moves on.
+                prop_assert!(chunk.next.is_none_or(|n| n > start));
+                total += chunk.tokens;
+                at = chunk.next;
+            }
+            prop_assert_eq!(total, artifact.estimate_tokens(encoding));
         }
     }
 }

@@ -74,8 +74,26 @@ pub(crate) fn argument_error(message: impl Into<String>) -> BindingError {
 }
 
 /// `what` read from its JSON text (an options object, a FlexDocument, ...).
+/// Data nested past the bound is a `NestingError` (a `RangeError`).
 pub(crate) fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, BindingError> {
-    serde_json::from_str(json).map_err(|e| argument_error(format!("{what}: {e}")))
+    use flexmd_core::MAX_JSON_DEPTH;
+    serde_json::from_str(json).map_err(|e| {
+        // serde_json stops at MAX_JSON_DEPTH levels; the text tells whether
+        // that is why it stopped.
+        if e.is_syntax() && flexmd_core::json_nesting_exceeds(json, MAX_JSON_DEPTH - 1).is_some() {
+            BindingError {
+                name: "NestingError",
+                code: "nesting".to_owned(),
+                message: format!(
+                    "{what} nests deeper than {MAX_JSON_DEPTH} levels, more than flexmd reads \
+                     (JSON parsers stop there too)"
+                ),
+                details: None,
+            }
+        } else {
+            argument_error(format!("{what}: {e}"))
+        }
+    })
 }
 
 pub(crate) fn to_value<T: serde::Serialize>(value: &T) -> Outcome {

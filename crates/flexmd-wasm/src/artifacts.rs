@@ -136,6 +136,19 @@ impl ArtifactHandle {
                     .map_err(failed)?;
                 to_value(&base.estimate_tokens(encoding))
             }
+            // One chunk of a count the package does a chunk at a time,
+            // giving the event loop a turn between chunks.
+            "estimateTokensChunk" => {
+                let encoding: Encoding = args
+                    .encoding
+                    .as_deref()
+                    .unwrap_or("o200k_base")
+                    .parse()
+                    .map_err(failed)?;
+                let start = usize::try_from(args.start.unwrap_or(0)).unwrap_or(usize::MAX);
+                // 64 KiB: a few tens of milliseconds between turns.
+                to_value(&base.estimate_tokens_chunk(encoding, start, 64 << 10))
+            }
             "asString" => Ok(Value::String(base.as_string().into_owned())),
             "json_type" => Ok(Value::from(self.json()?.json_type().name())),
             "json_keys" => to_value(&self.json()?.json_keys().map_err(failed)?),

@@ -2,10 +2,24 @@
 // core entry point leaves them out: their token tables are most of the
 // module's size).
 import { module as wasm } from "./wasm.js";
-import { raise } from "./errors.js";
+import { ArtifactError, raise } from "./errors.js";
 import { call, options, text } from "./call.js";
 
 const HANDLE = Symbol("flexmd artifact");
+
+function freed(callId) {
+  return new ArtifactError(`the artifact \`${callId}\` was freed: open it again to use it`, {
+    code: "artifact::freed",
+  });
+}
+
+// One turn of the event loop: what a long count awaits between chunks, so
+// timers, I/O and other promises run meanwhile.
+function turn() {
+  return new Promise((resolve) =>
+    typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
+}
 
 function artifactOptions(value, name) {
   if (value === undefined) return {};
@@ -17,7 +31,9 @@ function artifactOptions(value, name) {
 /**
  * A tool output too large for a prompt, held in memory and read lazily by
  * line (`head`, `tail`, `grep`, `cat`, …). The methods are async, as in
- * the ADK, though the work is done at once.
+ * the ADK; `estimateTokens` gives the event loop a turn every 64 KiB, the
+ * others do their work at once. `free()` gives the text's memory back to
+ * the module at once (else when the artifact is garbage-collected).
  */
 export class SpooledArtifact {
   static defaultKind = "text";
@@ -30,22 +46,44 @@ export class SpooledArtifact {
     } catch (thrown) {
       raise(thrown);
     }
+    this.#callId = this[HANDLE].callId;
+    this.#kind = this[HANDLE].kind;
   }
+
+  #callId;
+  #kind;
 
   static isSpooledArtifact(value) {
     return value instanceof SpooledArtifact;
   }
 
   get callId() {
-    return this[HANDLE].callId;
+    return this.#callId;
   }
 
   get kind() {
-    return this[HANDLE].kind;
+    return this.#kind;
   }
 
   _query(method, args = {}) {
-    return call((m, a) => this[HANDLE].query(m, a), method, JSON.stringify(args));
+    const handle = this[HANDLE];
+    if (handle === undefined) {
+      throw freed(this.#callId);
+    }
+    return call((m, a) => handle.query(m, a), method, JSON.stringify(args));
+  }
+
+  /**
+   * Gives the text's memory back to the module now, rather than when the
+   * artifact is garbage-collected; the artifact cannot be queried after
+   * (tool sets made from it keep their own hold until they are dropped).
+   * WebAssembly memory never shrinks: what is freed is reused for the next
+   * artifacts, not returned to the system.
+   */
+  free() {
+    const handle = this[HANDLE];
+    this[HANDLE] = undefined;
+    handle?.free();
   }
 
   async head(n = 10) {
@@ -75,8 +113,17 @@ export class SpooledArtifact {
     return this._query("lineCount");
   }
 
+  /** The exact token count, 64 KiB at a time with a turn of the event loop between chunks. */
   async estimateTokens(encoding = "o200k_base") {
-    return this._query("estimateTokens", { encoding });
+    let total = 0;
+    let start = 0;
+    for (;;) {
+      const { tokens, next } = this._query("estimateTokensChunk", { encoding, start });
+      total += tokens;
+      if (next === null || next === undefined) return total;
+      start = next;
+      await turn();
+    }
   }
 
   async asString() {
@@ -192,7 +239,10 @@ export function forgeTools(artifacts, { format = "openai" } = {}) {
   } catch (thrown) {
     raise(thrown);
   }
-  for (const artifact of artifacts) call((a) => box.add(a), artifact[HANDLE]);
+  for (const artifact of artifacts) {
+    if (artifact[HANDLE] === undefined) throw freed(artifact.callId);
+    call((a) => box.add(a), artifact[HANDLE]);
+  }
   return {
     format,
     definitions: call(() => box.definitions()),
@@ -205,3 +255,11 @@ export function forgeTools(artifacts, { format = "openai" } = {}) {
   };
 }
 
+
+// `using artifact = new SpooledArtifact(...)` frees it at the end of the
+// block, where the runtime has explicit resource management.
+if (typeof Symbol.dispose === "symbol") {
+  SpooledArtifact.prototype[Symbol.dispose] = function dispose() {
+    this.free();
+  };
+}

@@ -33,7 +33,29 @@ export class ArtifactError extends FlexmdError {}
 /** Data that cannot be made to fit a schema without a guess (an enum value several could be). */
 export class ValidationError extends FlexmdError {}
 
-export const ERRORS = { SpecError, ArgumentError, SchemaError, ToolCallError, ArtifactError, ValidationError };
+/**
+ * Data nested deeper than flexmd reads (128 levels, where JSON parsers stop
+ * too): a `RangeError`, as JavaScript's own for too deep a recursion, with
+ * `code` `nesting`.
+ */
+export class NestingError extends RangeError {
+  constructor(message, { code = "nesting", details = null } = {}) {
+    super(message);
+    this.name = "NestingError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const ERRORS = {
+  SpecError,
+  ArgumentError,
+  SchemaError,
+  ToolCallError,
+  ArtifactError,
+  ValidationError,
+  NestingError,
+};
 
 /** The error an envelope's `error` describes. */
 export function errorOf({ name, code, message, details }) {

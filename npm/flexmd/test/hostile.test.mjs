@@ -1,0 +1,124 @@
+// Hostile input through the npm package: data nested past the library's
+// bound, values JSON has no form for, huge inputs, a long count that must
+// let the event loop turn, and memory given back by `free()`. Each case
+// ends with a result or a clear error; none crashes the process (each runs
+// in a child process with a timeout, so a crash or a hang fails its test).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import * as glue from "../pkg/flexmd_wasm.js";
+import { ArtifactError, SpooledArtifact, forgeTools } from "flexmd";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
+const pkg = fileURLToPath(new URL("../", import.meta.url));
+
+// Every case ends within this many milliseconds.
+const LIMIT = 60_000;
+
+// A case's last line on stderr (its error) and its exit status, run alone.
+function runCase(body) {
+  const script = `import * as flexmd from "flexmd";\n${body}\n`;
+  const done = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: pkg,
+    encoding: "utf8",
+    timeout: LIMIT,
+  });
+  return { status: done.status, signal: done.signal, out: done.stdout.trim(), err: done.stderr };
+}
+
+const deep = (n, leaf = {}) => `let d = ${JSON.stringify(leaf)}; for (let i = 0; i < ${n}; i++) d = { a: d };`;
+
+const validate = `const v = new flexmd.SchemaValidator(); v.registerSchema("o", { type: "object" }); v.validate("o", d);`;
+
+const CASES = {
+  // Past the library's bound (128 levels), short of JavaScript's own.
+  validate_200_deep: [`${deep(200)} ${validate}`, "NestingError: data nests deeper than 128 levels"],
+  // Past what JSON.stringify can walk: its RangeError, not a crash.
+  validate_100000_deep: [`${deep(100_000)} ${validate}`, "RangeError"],
+  tool_call_deep: [
+    `const a = new flexmd.SpooledArtifact("x\\n", { callId: "log" });
+     ${deep(200)} flexmd.forgeTools([a]).call({ name: "artifact_head", arguments: d });`,
+    "NestingError: tool call nests deeper than 128 levels",
+  ],
+  circular: [`const d = {}; d.self = d; ${validate}`, "TypeError"],
+  find_json_deep_text: [
+    `const r = flexmd.findJson("[".repeat(100000) + "]".repeat(100000)); console.log(r === null ? "none" : typeof r);`,
+    null,
+  ],
+};
+
+for (const [name, [body, expected]] of Object.entries(CASES)) {
+  test(`hostile: ${name} ends with a result or a clear error`, () => {
+    const done = runCase(body);
+    assert.equal(done.signal, null, `killed by ${done.signal} (a hang past ${LIMIT} ms, or a crash)`);
+    if (expected === null) {
+      assert.equal(done.status, 0, done.err);
+      assert.notEqual(done.out, "");
+    } else {
+      assert.equal(done.status, 1, `should throw (exit ${done.status}): ${done.err}`);
+      assert.match(done.err, new RegExp(expected));
+    }
+  });
+}
+
+test("estimateTokens lets the event loop turn between chunks, and counts as the CLI does", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "flexmd-"));
+  const path = join(dir, "big.log");
+  const text = "a line of the build log, with some words in it\n".repeat(100_000); // 4.7 MiB
+  writeFileSync(path, text);
+  const artifact = new SpooledArtifact(text, { callId: path });
+  let turns = 0;
+  const ticker = setInterval(() => turns++, 0);
+  const counted = await artifact.estimateTokens();
+  clearInterval(ticker);
+  // About 75 chunks of 64 KiB: the timer ran between them.
+  assert.ok(turns >= 10, `the event loop turned only ${turns} times during the count`);
+  const cli = execFileSync(bin, ["artifact", "estimate-tokens", path], { encoding: "utf8" });
+  assert.equal(counted, JSON.parse(cli));
+  assert.equal(counted, 1_300_000);
+});
+
+test("free gives an artifact's memory back to the module, which reuses it", () => {
+  const memory = () => glue.initSync({ module: readFileSync(`${pkg}pkg/flexmd_wasm_bg.wasm`) }).memory.buffer.byteLength;
+  const text = "x".repeat(32 << 20);
+  const first = new SpooledArtifact(text, { callId: "first" });
+  first.free();
+  const after = memory();
+  // The same size again fits in what the first one gave back.
+  const second = new SpooledArtifact(text, { callId: "second" });
+  assert.equal(memory(), after);
+  second.free();
+  first.free(); // twice is harmless
+  return first.head().then(
+    () => assert.fail("a freed artifact answered"),
+    (error) => {
+      assert.ok(error instanceof ArtifactError);
+      assert.equal(error.code, "artifact::freed");
+      assert.equal(error.message, "the artifact `first` was freed: open it again to use it");
+      assert.throws(() => forgeTools([first]), /was freed/);
+    },
+  );
+});
+
+test("NestingError is a RangeError with a code", async () => {
+  const { NestingError, SchemaValidator } = await import("flexmd");
+  let d = {};
+  for (let i = 0; i < 200; i++) d = { a: d };
+  const v = new SchemaValidator();
+  v.registerSchema("o", { type: "object" });
+  assert.throws(() => v.validate("o", d), (error) => {
+    assert.ok(error instanceof NestingError && error instanceof RangeError);
+    assert.equal(error.code, "nesting");
+    return true;
+  });
+  // Just inside the bound, taken.
+  let ok = {};
+  for (let i = 0; i < 126; i++) ok = { a: ok };
+  assert.equal(v.validate("o", ok).valid, true);
+});
