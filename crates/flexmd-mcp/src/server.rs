@@ -568,17 +568,12 @@ impl State {
             return Err("artifact_open: `path` is required: a file under the roots".to_owned());
         };
         let (real, root) = self.roots.resolve(requested)?;
-        let open_now = self.read_list(|list| {
-            (list.len() >= self.max_open && !list.iter().any(|o| o.path == real))
-                .then_some(list.len())
-        });
-        if let Some(n) = open_now {
-            return Err(format!(
-                "artifact_open: {n} files are open, the most this server holds (flexmd mcp \
-                 --max-open {}); read the open ones by their callId, or ask for the server to \
-                 be started with a higher limit",
-                self.max_open
-            ));
+        // Refused before the file is read; checked again below, where
+        // the list is held (two opens may race).
+        if self
+            .read_list(|list| list.len() >= self.max_open && !list.iter().any(|o| o.path == real))
+        {
+            return Err(self.too_many_open());
         }
         let kind = match args.get("as") {
             None | Some(Value::Null) => ReadAs::for_path(&real),
@@ -612,6 +607,9 @@ impl State {
         if let Some(open) = list.iter().find(|o| o.path == real) {
             return Ok((open.info.clone(), false));
         }
+        if list.len() >= self.max_open {
+            return Err(self.too_many_open());
+        }
         let mut call_id = relative.clone();
         let mut n = 2;
         while list.iter().any(|o| o.call_id == call_id) {
@@ -626,6 +624,16 @@ impl State {
             info: info.clone(),
         });
         Ok((info, true))
+    }
+
+    /// `artifact_open`'s refusal past `--max-open`.
+    fn too_many_open(&self) -> String {
+        format!(
+            "artifact_open: {n} files are open, the most this server holds (flexmd mcp \
+             --max-open {n}); read the open ones by their callId, or ask for the server to be \
+             started with a higher limit",
+            n = self.max_open
+        )
     }
 
     fn read_list<T>(&self, f: impl FnOnce(&[Open]) -> T) -> T {

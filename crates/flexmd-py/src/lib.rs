@@ -39,6 +39,11 @@ fn parse<T: Send>(py: Python<'_>, text: &str, work: impl FnOnce(&str) -> T + Sen
 /// How often a long call looks for a pending signal (Ctrl-C).
 const SIGNAL_TICK: std::time::Duration = std::time::Duration::from_millis(50);
 
+/// Calls over fewer bytes than this run on the calling thread: they end
+/// within milliseconds, and a thread of their own would cost more than the
+/// call (about 90 µs against a few on a small file).
+const THREAD_FROM: usize = 1 << 20;
+
 /// Runs `work` without the GIL on a thread of its own while this thread
 /// checks for signals every [`SIGNAL_TICK`]: Ctrl-C raises
 /// `KeyboardInterrupt` within that tick, whatever the work is doing, and
@@ -46,13 +51,18 @@ const SIGNAL_TICK: std::time::Duration = std::time::Duration::from_millis(50);
 /// ([`flexmd_artifact::cancellable`]) so the thread stops within a chunk
 /// of work (building an index or parsing a document runs to its end, and
 /// is kept for the next call); its result is dropped. For calls over
-/// artifacts, whose size has no bound.
+/// artifacts, whose size has no bound: `bytes` is the size of what the call
+/// reads, and below [`THREAD_FROM`] the work runs here, without the GIL.
 fn interruptible<T: Send + 'static>(
     py: Python<'_>,
+    bytes: usize,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::mpsc::RecvTimeoutError;
+    if bytes < THREAD_FROM {
+        return Ok(py.detach(work));
+    }
     let cancel = Arc::new(AtomicBool::new(false));
     let (sender, receiver) = std::sync::mpsc::sync_channel(1);
     let flag = Arc::clone(&cancel);
@@ -1070,6 +1080,11 @@ struct PyArtifact {
 }
 
 impl PyArtifact {
+    /// The size of the text a query over this artifact reads.
+    fn bytes(&self) -> usize {
+        self.artifact.base().byte_length()
+    }
+
     /// A JSON query's result, run without the GIL.
     fn on_json<'py, T: serde::Serialize + Send + 'static>(
         &self,
@@ -1080,9 +1095,10 @@ impl PyArtifact {
     ) -> PyResult<Bound<'py, PyAny>> {
         self.json(py)?;
         let artifact = Arc::clone(&self.artifact);
-        let value = interruptible(py, move || match artifact.as_ref() {
+        let value = interruptible(py, self.bytes(), move || match artifact.as_ref() {
             Artifact::Json(json) => query(json),
-            _ => Err(ArtifactError::Cancelled),
+            // Checked above; an artifact's kind never changes.
+            _ => Err(ArtifactError::Call("not a JSON artifact".to_owned())),
         })?
         .map_err(|e| artifact_error(py, e))?;
         to_py(py, &value)
@@ -1098,9 +1114,10 @@ impl PyArtifact {
     ) -> PyResult<Bound<'py, PyAny>> {
         self.markdown(py)?;
         let artifact = Arc::clone(&self.artifact);
-        let value = interruptible(py, move || match artifact.as_ref() {
+        let value = interruptible(py, self.bytes(), move || match artifact.as_ref() {
             Artifact::Markdown(md) => query(md),
-            _ => Err(ArtifactError::Cancelled),
+            // Checked above; an artifact's kind never changes.
+            _ => Err(ArtifactError::Call("not a Markdown artifact".to_owned())),
         })?
         .map_err(|e| artifact_error(py, e))?;
         to_py(py, &value)
@@ -1227,7 +1244,7 @@ impl PyArtifact {
     fn grep(&self, py: Python<'_>, pattern: &str, flags: &str) -> PyResult<Vec<String>> {
         let artifact = Arc::clone(&self.artifact);
         let (pattern, flags) = (pattern.to_owned(), flags.to_owned());
-        interruptible(py, move || {
+        interruptible(py, self.bytes(), move || {
             GrepFlags::parse(&flags).and_then(|flags| artifact.base().grep(&pattern, flags))
         })?
         .map_err(|e| artifact_error(py, e))
@@ -1248,7 +1265,9 @@ impl PyArtifact {
     fn estimate_tokens(&self, py: Python<'_>, encoding: &str) -> PyResult<usize> {
         let encoding: Encoding = encoding.parse().map_err(|e| artifact_error(py, e))?;
         let artifact = Arc::clone(&self.artifact);
-        interruptible(py, move || artifact.base().estimate_tokens(encoding))
+        interruptible(py, self.bytes(), move || {
+            artifact.base().estimate_tokens(encoding)
+        })
     }
 
     /// The whole content as text (invalid UTF-8 as U+FFFD).
@@ -1364,7 +1383,7 @@ impl PyArtifact {
     ) -> PyResult<String> {
         self.markdown(py)?;
         let artifact = Arc::clone(&self.artifact);
-        interruptible(py, move || match artifact.as_ref() {
+        interruptible(py, self.bytes(), move || match artifact.as_ref() {
             Artifact::Markdown(md) => md.md_text(start, end),
             _ => String::new(),
         })
@@ -1388,6 +1407,16 @@ impl PyArtifact {
 struct ToolSet {
     artifacts: Vec<(String, Arc<Artifact>)>,
     format: String,
+}
+
+impl ToolSet {
+    /// The size of all the text a call may read.
+    fn bytes(&self) -> usize {
+        self.artifacts
+            .iter()
+            .map(|(_, a)| a.base().byte_length())
+            .sum()
+    }
 }
 
 #[pymethods]
@@ -1420,7 +1449,7 @@ impl ToolSet {
     ) -> PyResult<Bound<'py, PyAny>> {
         let calls = calls_of(py, calls)?;
         let artifacts = self.artifacts.clone();
-        let results = interruptible(py, move || {
+        let results = interruptible(py, self.bytes(), move || {
             let tools = forge_tools(&artifacts);
             calls.iter().map(|c| tools.run_call(c)).collect::<Vec<_>>()
         })?;
@@ -1445,7 +1474,7 @@ impl ToolSet {
             ));
         };
         let (artifacts, call) = (self.artifacts.clone(), call.clone());
-        let result = interruptible(py, move || {
+        let result = interruptible(py, self.bytes(), move || {
             forge_tools(&artifacts).call(&call.name, &call.arguments)
         })?;
         result.map_err(|e| flexmd_error(py, "ToolCallError", e.to_string(), None))
@@ -1478,7 +1507,7 @@ impl ToolSet {
         };
         let (artifacts, call) = (self.artifacts.clone(), call.clone());
         let cursor = cursor.map(str::to_owned);
-        let page = interruptible(py, move || {
+        let page = interruptible(py, self.bytes(), move || {
             forge_tools(&artifacts).call_paged(
                 &call.name,
                 &call.arguments,

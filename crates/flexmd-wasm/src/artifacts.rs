@@ -56,6 +56,17 @@ struct QueryArgs {
     end_line: Option<usize>,
 }
 
+impl QueryArgs {
+    /// The token encoding asked for (default `o200k_base`).
+    fn encoding(&self) -> Result<Encoding, BindingError> {
+        self.encoding
+            .as_deref()
+            .unwrap_or("o200k_base")
+            .parse()
+            .map_err(|e| artifact_error(&e))
+    }
+}
+
 impl ArtifactHandle {
     /// An artifact over `text`, read as `kind` (`text`, `markdown`, `json`,
     /// `json5`, `jsonl`, `ndjson`).
@@ -127,24 +138,11 @@ impl ArtifactHandle {
             }
             "byteLength" => to_value(&base.byte_length()),
             "lineCount" => to_value(&base.line_count()),
-            "estimateTokens" => {
-                let encoding: Encoding = args
-                    .encoding
-                    .as_deref()
-                    .unwrap_or("o200k_base")
-                    .parse()
-                    .map_err(failed)?;
-                to_value(&base.estimate_tokens(encoding))
-            }
+            "estimateTokens" => to_value(&base.estimate_tokens(args.encoding()?)),
             // One chunk of a count the package does a chunk at a time,
             // giving the event loop a turn between chunks.
             "estimateTokensChunk" => {
-                let encoding: Encoding = args
-                    .encoding
-                    .as_deref()
-                    .unwrap_or("o200k_base")
-                    .parse()
-                    .map_err(failed)?;
+                let encoding = args.encoding()?;
                 let start = usize::try_from(args.start.unwrap_or(0)).unwrap_or(usize::MAX);
                 // 64 KiB: a few tens of milliseconds between turns.
                 to_value(&base.estimate_tokens_chunk(encoding, start, 64 << 10))
