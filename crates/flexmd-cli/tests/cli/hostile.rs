@@ -7,56 +7,54 @@
 
 use super::*;
 
-/// How deep the nesting inputs go.
-const DEEP: usize = 100_000;
+/// The inputs, by name, from the recipes in `tests/hostile/inputs.json`
+/// (which the Python, npm and MCP suites read too).
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/hostile/inputs.json");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|input| {
+            let name = input[0].as_str().unwrap().to_string();
+            let mut bytes = Vec::new();
+            for piece in input[1].as_array().unwrap() {
+                append_piece(&mut bytes, piece);
+            }
+            (name, bytes)
+        })
+        .collect()
+}
 
-/// The inputs, by name.
-fn inputs() -> Vec<(&'static str, Vec<u8>)> {
-    let alias_bomb = {
-        let mut y = String::from("---\na: &a [x, x, x, x, x, x, x, x, x]\n");
-        for (name, prev) in [
-            ("b", "a"),
-            ("c", "b"),
-            ("d", "c"),
-            ("e", "d"),
-            ("f", "e"),
-            ("g", "f"),
-            ("h", "g"),
-            ("i", "h"),
-        ] {
-            y.push_str(&format!(
-                "{name}: &{name} [{}]\n",
-                vec![format!("*{prev}"); 9].join(", ")
-            ));
+/// One piece of a recipe: a string, `[string, n]`, `{"bytes": [...]}` or
+/// `{"stair": [indent, line, n]}`.
+fn append_piece(bytes: &mut Vec<u8>, piece: &serde_json::Value) {
+    use serde_json::Value;
+    match piece {
+        Value::String(s) => bytes.extend_from_slice(s.as_bytes()),
+        Value::Array(pair) => {
+            let n = pair[1].as_u64().unwrap() as usize;
+            bytes.extend_from_slice(pair[0].as_str().unwrap().repeat(n).as_bytes());
         }
-        y.push_str("---\n# After\ntext\n");
-        y.into_bytes()
-    };
-    vec![
-        ("quote", ">".repeat(DEEP).into_bytes()),
-        ("bullet", "- ".repeat(DEEP).into_bytes()),
-        ("ordered", "1. ".repeat(DEEP).into_bytes()),
-        (
-            "indented",
-            (0..2_000)
-                .map(|i| format!("{}- x\n", "  ".repeat(i)))
-                .collect::<String>()
-                .into_bytes(),
+        Value::Object(map) if map.contains_key("bytes") => bytes.extend(
+            map["bytes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| u8::try_from(b.as_u64().unwrap()).unwrap()),
         ),
-        ("brackets", "[".repeat(DEEP).into_bytes()),
-        ("braces", "{\"a\":".repeat(DEEP).into_bytes()),
-        ("parens", "(".repeat(DEEP).into_bytes()),
-        ("frames", "[[".repeat(DEEP).into_bytes()),
-        ("invalid_utf8", b"# A\n\xff\xfe\xaa text\n".to_vec()),
-        ("nul", b"# A\x00\n\x00{\"a\": \x00}\n".to_vec()),
-        (
-            "lone_cr",
-            b"# A\rtext\r- x\r```json\r{\"a\": 1}\r```\r".to_vec(),
-        ),
-        ("bom", b"\xef\xbb\xbf# A\n{\"a\": 1}\n".to_vec()),
-        ("alias_bomb", alias_bomb),
-        ("empty", Vec::new()),
-    ]
+        Value::Object(map) => {
+            let stair = map["stair"].as_array().unwrap();
+            let (indent, line) = (stair[0].as_str().unwrap(), stair[1].as_str().unwrap());
+            for i in 0..stair[2].as_u64().unwrap() as usize {
+                bytes.extend_from_slice(indent.repeat(i).as_bytes());
+                bytes.extend_from_slice(line.as_bytes());
+            }
+        }
+        other => panic!("not a recipe piece: {other}"),
+    }
 }
 
 /// The commands, with `FILE` for the input's path.
@@ -109,7 +107,7 @@ fn every_command_answers_every_hostile_input() {
     let spec = example("specs/answer.md");
     let mut table = String::new();
     for (name, bytes) in inputs() {
-        let path = dir.join(name);
+        let path = dir.join(&name);
         std::fs::write(&path, &bytes).unwrap();
         let file = path.display().to_string();
         let mut row = format!("{name}:");

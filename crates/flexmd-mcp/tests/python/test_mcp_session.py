@@ -347,3 +347,99 @@ def test_lines_no_client_would_send_get_an_error(case: str, root: Path) -> None:
     assert len(errors) == 1, answers
     assert errors[0]["error"]["code"] == code, errors
     assert f"error {code}" in stderr.decode(), stderr
+
+
+def _hostile_inputs() -> dict[str, bytes]:
+    """The CLI's hostile inputs (crates/flexmd-cli/tests/hostile/inputs.json)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[3] / "flexmd-cli/tests/hostile/inputs.py"
+    spec = importlib.util.spec_from_file_location("hostile_inputs", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.hostile_inputs()
+
+
+def test_hostile_inputs_get_answers_as_the_cli_gives_them(root: Path, tmp_path: Path) -> None:
+    """Every hostile input of the CLI's suite, through every tool that reads
+    text, in one session: each call answers within PATIENCE seconds, and the
+    checks' JSON is the CLI's for the same text. A JSON-RPC message cannot
+    carry invalid UTF-8: the text tools get it decoded with U+FFFD, as a
+    client would send it; `artifact_open` reads the raw bytes."""
+    inputs = _hostile_inputs()
+    spec_file = tmp_path / "spec.md"
+    spec_file.write_text(SPEC)
+    for name, data in inputs.items():
+        (root / f"{name}.md").write_bytes(data)
+
+    def same_as_cli(result: Any, *args: str, text_file: Path, empty_on_1: bool = False) -> None:
+        done = subprocess.run(
+            [CLI, *args, str(text_file)], capture_output=True, text=True, check=False
+        )
+        if not done.stdout and not empty_on_1:
+            # Nothing found: the CLI says so on stderr, the tool in an error.
+            assert is_error(result) and text(result).strip(), args
+            return
+        expected: Any = [] if empty_on_1 and done.returncode == 1 else json.loads(done.stdout)
+        assert not is_error(result), (args, text(result))
+        assert json.loads(text(result)) == expected, (text_file.name, args)
+
+    async def body(session: ClientSession) -> None:
+        for name, data in inputs.items():
+            decoded = data.decode("utf-8", "replace")
+            text_file = tmp_path / f"{name}.txt"
+            text_file.write_text(decoded, encoding="utf-8")
+            validated = await session.call_tool("ofs_validate", {"spec": SPEC, "response": decoded})
+            same_as_cli(validated, "validate", "--json", "--spec", str(spec_file), text_file=text_file)
+            found = await session.call_tool("json_find", {"text": decoded, "all": True})
+            same_as_cli(found, "json", "--all", text_file=text_file)
+            detected = await session.call_tool("detect", {"text": decoded})
+            same_as_cli(detected, "detect", text_file=text_file, empty_on_1=True)
+            checked = await session.call_tool(
+                "schema_validate", {"data": decoded, "schema_name": "plan"}
+            )
+            same_as_cli(
+                checked, "schema", "validate", "--json", "--schema", "plan", "--hints",
+                text_file=text_file,
+            )
+            extracted = await session.call_tool("ofs_extract", {"spec": SPEC, "response": decoded})
+            assert text(extracted), name
+
+            opened = await session.call_tool("artifact_open", {"path": f"{name}.md", "as": "markdown"})
+            assert not is_error(opened), (name, text(opened))
+            for tool, args in [
+                ("grep", ["pattern=(x+x+)+y"]),
+                ("md_sections", []),
+                ("md_ast", []),
+                ("md_frontmatter", []),
+                ("md_text", []),
+            ]:
+                arguments = dict(a.split("=", 1) for a in args)
+                answered = await session.call_tool(
+                    f"artifact_{tool}", {"callId": f"{name}.md", **arguments}
+                )
+                done = subprocess.run(
+                    [CLI, "artifact", tool.replace("_", "-"), str(root / f"{name}.md"),
+                     "--as", "markdown", *args],
+                    capture_output=True, text=True, check=False,
+                )
+                if is_error(answered) and "more than `max_tokens`" in text(answered):
+                    # One line past the server's budget (the CLI has none):
+                    # the error says how to read it.
+                    assert "narrow the call" in text(answered), (name, tool)
+                elif is_error(answered):
+                    # The CLI refused too, with the same message.
+                    assert done.returncode == 1 and not done.stdout, (name, tool)
+                    assert text(answered) == done.stderr.strip(), (name, tool)
+                elif len(answered.content) == 1 and "[truncated: " not in done.stdout:
+                    assert text(answered) == done.stdout.rstrip("\n"), (name, tool)
+                else:
+                    # Past a budget (the server's pages, the CLI's cut): the
+                    # same text up to the shorter one's end.
+                    shown = done.stdout.split("\n[truncated: ")[0]
+                    first = text(answered)
+                    assert first[: len(shown)] == shown[: len(first)], (name, tool)
+        await session.send_ping()
+
+    run_hostile(root, body)
