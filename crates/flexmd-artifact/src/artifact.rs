@@ -203,6 +203,123 @@ impl SpooledArtifact {
         })
     }
 
+    /// One window of [`SpooledArtifact::grep`]: the matching lines among
+    /// those that start in the `max_bytes` (at least 1) from byte `start`,
+    /// and where the next window starts (`None` after the last). Start at 0
+    /// and go on at each window's `next`, to give control back between
+    /// windows (the npm package's event loop): the windows' lines, in
+    /// order, are exactly what `grep` returns. Windows end at line breaks
+    /// (a line longer than `max_bytes` is one window), so no line is cut.
+    /// A `start` that is not 0 or a `next` (not a line's first byte, or
+    /// past the end) is an error.
+    ///
+    /// ```
+    /// use flexmd_artifact::{GrepFlags, GrepPattern, MemoryReader, SpooledArtifact};
+    /// let log = SpooledArtifact::new(MemoryReader::new("GET /a 200\nGET /b 500\nPUT /c 500\n"));
+    /// let pattern = GrepPattern::new(" 500$", GrepFlags::default()).unwrap();
+    /// let (mut lines, mut at) = (Vec::new(), Some(0));
+    /// while let Some(start) = at {
+    ///     let window = log.grep_chunk(&pattern, start, 12).unwrap();
+    ///     lines.extend(window.lines);
+    ///     at = window.next;
+    /// }
+    /// assert_eq!(lines, ["GET /b 500", "PUT /c 500"]);
+    /// ```
+    pub fn grep_chunk(
+        &self,
+        pattern: &GrepPattern,
+        start: usize,
+        max_bytes: usize,
+    ) -> Result<GrepChunk, ArtifactError> {
+        let bytes = self.reader.bytes();
+        let line_start = start == 0 || bytes.get(start.wrapping_sub(1)) == Some(&b'\n');
+        if !line_start || start > bytes.len() {
+            return Err(ArtifactError::Call(format!(
+                "grep window start {start} is not 0 or the `next` of a window"
+            )));
+        }
+        let from = if start == 0 {
+            flexmd_core::bom_len(bytes)
+        } else {
+            start
+        };
+        let target = from.saturating_add(max_bytes.max(1));
+        // The window ends after its last line break; a line longer than the
+        // window is taken whole.
+        let end = if target >= bytes.len() {
+            None
+        } else {
+            let before = bytes.get(from..target).unwrap_or_default();
+            memchr::memrchr(b'\n', before)
+                .map(|nl| from + nl + 1)
+                .or_else(|| {
+                    memchr::memchr(b'\n', bytes.get(target..).unwrap_or_default())
+                        .map(|nl| target + nl + 1)
+                })
+                .filter(|&end| end < bytes.len())
+        };
+        let stop = &crate::cancel::cancelled;
+        let hits = match end {
+            // The last window: the whole search from `from`, with its rules
+            // for the end (an empty last line, a byte order mark alone).
+            None => self.grep_hits_until(
+                pattern,
+                usize::from(start > 0),
+                Some(from),
+                usize::MAX,
+                stop,
+            )?,
+            // A window before the last: its lines without the final break,
+            // so no empty line is seen after it.
+            // One empty line: the search below sees no line in no bytes.
+            Some(end) if end == from + 1 => {
+                if pattern.matches_empty() {
+                    vec![GrepHit {
+                        line: 0,
+                        range: from..from,
+                    }]
+                } else {
+                    Vec::new()
+                }
+            }
+            Some(end) => {
+                let window = bytes.get(from..end - 1).unwrap_or_default();
+                let hits = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    pattern.matching_lines(
+                        window,
+                        0,
+                        usize::MAX,
+                        crate::reader::WINDOW,
+                        &|_| {},
+                        stop,
+                    )
+                }))
+                .map_err(|_| {
+                    ArtifactError::Pattern(
+                        "the regex engine failed on this pattern and input; try a simpler pattern"
+                            .to_owned(),
+                    )
+                })?;
+                if stop() {
+                    return Err(ArtifactError::Cancelled);
+                }
+                hits.into_iter()
+                    .map(|hit| GrepHit {
+                        line: hit.line,
+                        range: hit.range.start + from..hit.range.end + from,
+                    })
+                    .collect()
+            }
+        };
+        Ok(GrepChunk {
+            lines: hits
+                .into_iter()
+                .map(|hit| String::from_utf8_lossy(self.reader.byte_range(hit.range)).into_owned())
+                .collect(),
+            next: end,
+        })
+    }
+
     /// The number of bytes, as stored.
     pub fn byte_length(&self) -> usize {
         self.reader.byte_len()
@@ -276,4 +393,15 @@ mod tests {
         assert_eq!(slice_range(5, Some(i64::MIN), Some(i64::MAX)), 0..5);
         assert_eq!(slice_range(0, Some(-1), Some(-1)), 0..0);
     }
+}
+
+/// One window of a grep done a window at a time
+/// ([`SpooledArtifact::grep_chunk`]): its matching lines, and where the next
+/// window starts (`None` after the last).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GrepChunk {
+    /// The matching lines that start in this window, in order.
+    pub lines: Vec<String>,
+    /// The byte offset of the next window; `None` when the text is done.
+    pub next: Option<usize>,
 }

@@ -25,7 +25,7 @@ mod tokens;
 mod tools;
 mod turn;
 
-pub use artifact::SpooledArtifact;
+pub use artifact::{GrepChunk, SpooledArtifact};
 pub use call::{ReadAs, ToolCall, ToolCallResult, tool_calls};
 pub use cancel::cancellable;
 pub use error::ArtifactError;
@@ -36,7 +36,7 @@ pub use jsonpath::{
 };
 pub use markdown::{
     CodeEntry, HeadingEntry, Image, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_AST_OPEN_BRACKETS,
-    MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact,
+    MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact, TextChunk,
 };
 pub use page::{
     DEFAULT_MAX_TOKENS, MAX_PAGE_TOKENS, MIN_MAX_TOKENS, Omitted, Page, PageUnit, page_value,

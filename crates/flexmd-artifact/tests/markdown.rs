@@ -224,3 +224,34 @@ fn md_ast_positions_are_document_lines_and_guards_hold() {
             .contains("md_ast reads at most")
     );
 }
+
+/// A long document read a chunk at a time: the pieces past 1 MiB cut at
+/// blank lines (not inside fenced code), each chunk starting where a piece
+/// starts, and the chunks joined are the whole text.
+#[test]
+fn md_text_by_chunks_over_pieces_cut_at_blank_lines() {
+    let mut text = String::new();
+    for i in 0..40_000 {
+        text.push_str(&format!("Paragraph {i} with *some* words.\n\n"));
+        if i % 5_000 == 0 {
+            text.push_str("```\ncode\n\nstill code\n```\n\n");
+        }
+    }
+    let a = md(&text);
+    let (mut texts, mut at, mut starts) = (Vec::new(), None, Vec::new());
+    loop {
+        let chunk = a.md_text_chunk(None, None, at, 64 << 10);
+        texts.push(chunk.text);
+        match chunk.next {
+            Some(next) => {
+                starts.push(next);
+                at = Some(next);
+            }
+            None => break,
+        }
+    }
+    // About 1.3 MB of text: pieces of a little over 1 MiB.
+    assert_eq!(texts.len(), 2);
+    assert_eq!(starts, [58_900]);
+    assert_eq!(texts.join("\n\n"), a.md_text(None, None));
+}

@@ -64,6 +64,54 @@ proptest! {
     }
 
     #[test]
+    fn grep_by_windows_is_the_whole_grep(
+        text in messy(),
+        pattern in prop::sample::select(vec!["a", "^a", "b$", "^$", "", ".*", "[^x]+", "\\s", "\u{feff}"]),
+        max_bytes in 1usize..40,
+    ) {
+        let a = SpooledArtifact::new(MemoryReader::new(text.clone()));
+        let p = GrepPattern::new(pattern, GrepFlags::default()).unwrap();
+        let (mut lines, mut at, mut windows) = (Vec::new(), Some(0), 0);
+        while let Some(start) = at {
+            let window = a.grep_chunk(&p, start, max_bytes).unwrap();
+            prop_assert!(window.next.is_none_or(|next| next > start && next < text.len()));
+            lines.extend(window.lines);
+            at = window.next;
+            windows += 1;
+        }
+        prop_assert!(windows <= text.len().max(1));
+        prop_assert_eq!(lines, a.grep(pattern, GrepFlags::NONE).unwrap());
+    }
+
+    #[test]
+    fn md_text_by_chunks_is_the_whole_text(
+        text in messy(),
+        range in (0usize..12, 0usize..12),
+        max_bytes in 1usize..40,
+    ) {
+        let a = SpooledMarkdownArtifact::new(MemoryReader::new(text.clone()));
+        for (start, end) in [(None, None), (Some(range.0), Some(range.1))] {
+            let (mut texts, mut at, mut chunks) = (Vec::new(), None, 0);
+            loop {
+                let chunk = a.md_text_chunk(start, end, at, max_bytes);
+                if !chunk.text.is_empty() {
+                    texts.push(chunk.text);
+                }
+                chunks += 1;
+                prop_assert!(chunks <= text.len() + 1);
+                match chunk.next {
+                    Some(next) => {
+                        prop_assert!(at.is_none_or(|at| next > at));
+                        at = Some(next);
+                    }
+                    None => break,
+                }
+            }
+            prop_assert_eq!(texts.join("\n\n"), a.md_text(start, end));
+        }
+    }
+
+    #[test]
     fn nothing_panics(text in messy(), path in prop::sample::select(vec!["$", "$..*", "$.a", "$[0]", "$[?@ > 1]", "$[", ""])) {
         let md = SpooledMarkdownArtifact::new(MemoryReader::new(text.clone()));
         let _ = md.md_sections(None);

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use flexmd_artifact::{
-    Artifact, ArtifactError, Encoding, GrepFlags, MemoryReader, ReadAs, SpooledJsonArtifact,
-    SpooledMarkdownArtifact, ToolCall, forge_tools, tool_calls,
+    Artifact, ArtifactError, Encoding, GrepFlags, GrepPattern, MemoryReader, ReadAs,
+    SpooledJsonArtifact, SpooledMarkdownArtifact, ToolCall, forge_tools, tool_calls,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -54,6 +54,8 @@ struct QueryArgs {
     lang: Option<String>,
     start_line: Option<usize>,
     end_line: Option<usize>,
+    /// Where a chunk of `md_text` starts (a line; the last chunk's `next`).
+    at: Option<usize>,
 }
 
 impl QueryArgs {
@@ -136,6 +138,23 @@ impl ArtifactHandle {
                     GrepFlags::parse(args.flags.as_deref().unwrap_or_default()).map_err(failed)?;
                 to_value(&base.grep(&pattern, flags).map_err(failed)?)
             }
+            // One window of a grep the package does a window at a time,
+            // giving the event loop a turn between windows.
+            "grepChunk" => {
+                let pattern = args
+                    .pattern
+                    .ok_or_else(|| argument_error("grep needs a pattern"))?;
+                let flags =
+                    GrepFlags::parse(args.flags.as_deref().unwrap_or_default()).map_err(failed)?;
+                let pattern = GrepPattern::new(&pattern, flags).map_err(failed)?;
+                let start = usize::try_from(args.start.unwrap_or(0)).unwrap_or(usize::MAX);
+                // 256 KiB: about 15 ms of searching between turns.
+                to_value(
+                    &base
+                        .grep_chunk(&pattern, start, 256 << 10)
+                        .map_err(failed)?,
+                )
+            }
             "byteLength" => to_value(&base.byte_length()),
             "lineCount" => to_value(&base.line_count()),
             "estimateTokens" => to_value(&base.estimate_tokens(args.encoding()?)),
@@ -173,6 +192,14 @@ impl ArtifactHandle {
             "md_images" => to_value(&self.markdown()?.md_images(args.start_line, args.end_line)),
             "md_text" => Ok(Value::String(
                 self.markdown()?.md_text(args.start_line, args.end_line),
+            )),
+            // One chunk of an `md_text` the package does a chunk at a time.
+            "mdTextChunk" => to_value(&self.markdown()?.md_text_chunk(
+                args.start_line,
+                args.end_line,
+                args.at,
+                // 64 KiB of text: about 25 ms of parsing between turns.
+                64 << 10,
             )),
             "md_ast" => self
                 .markdown()?

@@ -31,9 +31,10 @@ function artifactOptions(value, name) {
 /**
  * A tool output too large for a prompt, held in memory and read lazily by
  * line (`head`, `tail`, `grep`, `cat`, …). The methods are async, as in
- * the ADK; `estimateTokens` gives the event loop a turn every 64 KiB, the
- * others do their work at once. `free()` gives the text's memory back to
- * the module at once (else when the artifact is garbage-collected).
+ * the ADK; `estimateTokens`, `grep` and `md_text` give the event loop a
+ * turn between chunks of the text, the others do their work at once.
+ * `free()` gives the text's memory back to the module at once (else when
+ * the artifact is garbage-collected).
  */
 export class SpooledArtifact {
   static defaultKind = "text";
@@ -94,11 +95,23 @@ export class SpooledArtifact {
     return this._query("tail", { n });
   }
 
-  /** Lines matching `pattern` (a RegExp or its source; flags i, m, s, u are kept, g and y ignored). */
+  /**
+   * Lines matching `pattern` (a RegExp or its source; flags i, m, s, u are
+   * kept, g and y ignored), 256 KiB of the text at a time with a turn of
+   * the event loop between windows.
+   */
   async grep(pattern) {
     const [source, flags] =
       pattern instanceof RegExp ? [pattern.source, [...pattern.flags].filter((f) => "imsu".includes(f)).join("")] : [pattern, ""];
-    return this._query("grep", { pattern: text("pattern", source), flags });
+    const args = { pattern: text("pattern", source), flags };
+    const found = [];
+    for (let start = 0; ; ) {
+      const { lines, next } = this._query("grepChunk", { ...args, start });
+      for (const line of lines) found.push(line);
+      if (next === null || next === undefined) return found;
+      start = next;
+      await turn();
+    }
   }
 
   async cat(start, end) {
@@ -213,8 +226,20 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
     return this._query("md_images", { startLine, endLine });
   }
 
+  /**
+   * The text of lines [startLine, endLine) with the markup removed, read a
+   * piece (about 64 KiB of text) at a time with a turn of the event loop
+   * between pieces.
+   */
   async md_text(startLine, endLine) {
-    return this._query("md_text", { startLine, endLine });
+    const texts = [];
+    for (let at; ; ) {
+      const { text: piece, next } = this._query("mdTextChunk", { startLine, endLine, at });
+      if (piece !== "") texts.push(piece);
+      if (next === null || next === undefined) return texts.join("\n\n");
+      at = next;
+      await turn();
+    }
   }
 }
 

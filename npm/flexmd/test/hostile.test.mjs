@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import * as glue from "../pkg/flexmd_wasm.js";
-import { ArtifactError, SpooledArtifact, forgeTools } from "flexmd";
+import { ArtifactError, SpooledArtifact, SpooledMarkdownArtifact, forgeTools } from "flexmd";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
@@ -82,6 +82,36 @@ test("estimateTokens lets the event loop turn between chunks, and counts as the 
   const cli = execFileSync(bin, ["artifact", "estimate-tokens", path], { encoding: "utf8" });
   assert.equal(counted, JSON.parse(cli));
   assert.equal(counted, 1_300_000);
+});
+
+test("grep and md_text let the event loop turn between windows, and answer as the CLI does", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "flexmd-"));
+  const path = join(dir, "big.md");
+  const unit = "## Part\n\nA line of *the* build log, GET /item 200.\n\n- GET /x 500\n\n";
+  const text = unit.repeat(60_000); // 3.8 MiB
+  writeFileSync(path, text);
+  const artifact = new SpooledMarkdownArtifact(text, { callId: path });
+  let turns = 0;
+  const ticker = setInterval(() => turns++, 0);
+  const found = await artifact.grep(/ 500$/);
+  const grepTurns = turns;
+  const plain = await artifact.md_text();
+  clearInterval(ticker);
+  // About 15 windows of 256 KiB each: the timer ran between them.
+  assert.ok(grepTurns >= 5, `the event loop turned only ${grepTurns} times during grep`);
+  assert.ok(turns - grepTurns >= 3, `the event loop turned only ${turns - grepTurns} times during md_text`);
+  assert.equal(found.length, 60_000);
+  // The CLI shows the first 2 000 lines, and 64 KiB of the text.
+  const cliLines = execFileSync(bin, ["artifact", "grep", path, " 500$"], { encoding: "utf8" }).split("\n");
+  assert.match(cliLines[2000], /^\[truncated: more than 2000 matching lines/);
+  assert.deepEqual(found.slice(0, 2000), cliLines.slice(0, 2000));
+  const cliText = execFileSync(bin, ["artifact", "md-text", path], { encoding: "utf8" });
+  const shown = cliText.slice(0, cliText.indexOf("\n[truncated: "));
+  assert.ok(shown.length > 60_000 && plain.startsWith(shown));
+  // A range, and the whole, as one call into the module gives it.
+  assert.equal(await artifact.md_text(10, 4_000), artifact._query("md_text", { startLine: 10, endLine: 4_000 }));
+  assert.equal(plain, artifact._query("md_text", {}));
+  assert.deepEqual(found, artifact._query("grep", { pattern: " 500$", flags: "" }));
 });
 
 test("free gives an artifact's memory back to the module, which reuses it", () => {
