@@ -35,8 +35,8 @@ pub use jsonpath::{
     MAX_FILTER_NESTING, MAX_PATH_LEN, MAX_PATH_NESTING, compile_path, trailing_length,
 };
 pub use markdown::{
-    CodeEntry, HeadingEntry, Image, Link, MAX_AST_BYTES, MAX_AST_NESTING, MAX_AST_OPEN_BRACKETS,
-    MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact, TextChunk,
+    CodeEntry, HeadingEntry, Image, Link, ListChunk, MAX_AST_BYTES, MAX_AST_NESTING,
+    MAX_AST_OPEN_BRACKETS, MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact, TextChunk,
 };
 pub use page::{
     DEFAULT_MAX_TOKENS, MAX_PAGE_TOKENS, MIN_MAX_TOKENS, Omitted, Page, PageUnit, page_value,

@@ -259,6 +259,67 @@ impl SpooledMarkdownArtifact {
         self.sections(depth).collect()
     }
 
+    /// Headings `[start, start + max)` of [`Self::md_headings`] (of one
+    /// depth when given), and where the next chunk starts (`None` after the
+    /// last): for a caller that must give control back between chunks (the
+    /// npm package's event loop). The chunks' items, in order, are exactly
+    /// `md_headings`.
+    ///
+    /// ```
+    /// use flexmd_artifact::{MemoryReader, SpooledMarkdownArtifact};
+    /// let doc = SpooledMarkdownArtifact::new(MemoryReader::new("# A\n## B\n## C\n"));
+    /// let first = doc.md_headings_chunk(None, 0, 2);
+    /// assert_eq!((first.items.len(), first.next), (2, Some(2)));
+    /// let last = doc.md_headings_chunk(None, 2, 2);
+    /// assert_eq!((last.items[0].text.as_str(), last.next), ("C", None));
+    /// ```
+    pub fn md_headings_chunk(
+        &self,
+        depth: Option<u8>,
+        start: usize,
+        max: usize,
+    ) -> ListChunk<HeadingEntry> {
+        let mut lines = LineCursor::new(self.base.reader());
+        let (items, next) = chunk_of(self.entries(depth), start, max);
+        ListChunk {
+            items: items
+                .into_iter()
+                .map(|(h, end)| HeadingEntry {
+                    depth: h.depth,
+                    text: Self::heading_text(h, &mut lines),
+                    start_line: h.line,
+                    end_line: end,
+                })
+                .collect(),
+            next,
+        }
+    }
+
+    /// Sections `[start, start + max)` of [`Self::md_sections`], as
+    /// [`Self::md_headings_chunk`] gives headings.
+    pub fn md_sections_chunk(
+        &self,
+        depth: Option<u8>,
+        start: usize,
+        max: usize,
+    ) -> ListChunk<Section> {
+        let mut lines = LineCursor::new(self.base.reader());
+        let (items, next) = chunk_of(self.entries(depth), start, max);
+        ListChunk {
+            items: items
+                .into_iter()
+                .map(|(h, end)| Section {
+                    depth: h.depth,
+                    heading: Self::heading_text(h, &mut lines),
+                    heading_line: h.line,
+                    body_start_line: h.body_start(),
+                    body_end_line: end,
+                })
+                .collect(),
+            next,
+        }
+    }
+
     /// The index's headings of one depth (or all), each with the last line
     /// of its section.
     fn entries(&self, depth: Option<u8>) -> impl Iterator<Item = (Mark, usize)> + '_ {
@@ -640,6 +701,73 @@ impl SpooledMarkdownArtifact {
 
     fn inline(&self, start: Option<usize>, end: Option<usize>, images: bool) -> Vec<Link> {
         self.inline_limited(start, end, images, usize::MAX)
+    }
+
+    /// A chunk of [`Self::md_links`] (or of the images) of lines
+    /// `[start, end)`: those in the pieces the Markdown is read in from
+    /// line `at` (`None`: `start`) until `max_bytes` of it are parsed.
+    fn inline_chunk(
+        &self,
+        (start, end, at): (Option<usize>, Option<usize>, Option<usize>),
+        images: bool,
+        max_bytes: usize,
+    ) -> ListChunk<Link> {
+        let (first, last) = self.clamp(start, end);
+        let at = at.unwrap_or(first).clamp(first, last);
+        let (mut items, mut parsed, mut next) = (Vec::new(), 0usize, None);
+        let mut pieces = self.pieces(Some(at), Some(last)).peekable();
+        while let Some((_, piece)) = pieces.next() {
+            if crate::cancel::cancelled() {
+                break;
+            }
+            parsed = parsed.saturating_add(piece.len());
+            self.inline_of(piece, images, usize::MAX, &mut items);
+            if parsed >= max_bytes {
+                next = pieces.peek().map(|(line, _)| *line);
+                break;
+            }
+        }
+        ListChunk { items, next }
+    }
+
+    /// One chunk of [`Self::md_links`] of lines `[start, end)`: the links
+    /// in the pieces the Markdown is read in (cut before headings and at
+    /// blank lines) from line `at` (`None`: `start`) until `max_bytes` of
+    /// it are parsed, and the line the next chunk starts at (`None` after
+    /// the last). The chunks' items, in order, are exactly `md_links`.
+    ///
+    /// ```
+    /// use flexmd_artifact::{MemoryReader, SpooledMarkdownArtifact};
+    /// let doc = SpooledMarkdownArtifact::new(MemoryReader::new("# A\n[a](x)\n# B\n[b](y)\n"));
+    /// let first = doc.md_links_chunk(None, None, None, 1);
+    /// assert_eq!((first.items[0].url.as_str(), first.next), ("x", Some(2)));
+    /// let last = doc.md_links_chunk(None, None, first.next, 1);
+    /// assert_eq!((last.items[0].url.as_str(), last.next), ("y", None));
+    /// ```
+    pub fn md_links_chunk(
+        &self,
+        start: Option<usize>,
+        end: Option<usize>,
+        at: Option<usize>,
+        max_bytes: usize,
+    ) -> ListChunk<Link> {
+        self.inline_chunk((start, end, at), false, max_bytes)
+    }
+
+    /// One chunk of [`Self::md_images`], as [`Self::md_links_chunk`] gives
+    /// links.
+    pub fn md_images_chunk(
+        &self,
+        start: Option<usize>,
+        end: Option<usize>,
+        at: Option<usize>,
+        max_bytes: usize,
+    ) -> ListChunk<Image> {
+        let chunk = self.inline_chunk((start, end, at), true, max_bytes);
+        ListChunk {
+            items: chunk.items.into_iter().map(Image::from_link).collect(),
+            next: chunk.next,
+        }
     }
 
     /// The links (or images) of lines `[start, end)`, at most `limit`: the
@@ -1237,4 +1365,32 @@ impl<'a> LineCursor<'a> {
         let end = memchr::memchr(b'\n', bytes.get(start..)?).map_or(bytes.len(), |n| start + n);
         Some(String::from_utf8_lossy(bytes.get(start..end)?))
     }
+}
+
+/// Items `[start, start + max)` (at least one) of `items`, and the start of
+/// the rest if there is any.
+fn chunk_of<T>(
+    items: impl Iterator<Item = T>,
+    start: usize,
+    max: usize,
+) -> (Vec<T>, Option<usize>) {
+    let max = max.max(1);
+    let mut rest = items.skip(start).peekable();
+    let chunk: Vec<T> = rest.by_ref().take(max).collect();
+    let next = rest.peek().is_some().then(|| start + chunk.len());
+    (chunk, next)
+}
+
+/// One chunk of a list done a chunk at a time: its items, and where the
+/// next chunk starts (`None` after the last): the index of its first item
+/// for [`SpooledMarkdownArtifact::md_headings_chunk`] and
+/// [`SpooledMarkdownArtifact::md_sections_chunk`], a line for
+/// [`SpooledMarkdownArtifact::md_links_chunk`] and
+/// [`SpooledMarkdownArtifact::md_images_chunk`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ListChunk<T> {
+    /// This chunk's items, in order.
+    pub items: Vec<T>,
+    /// Where to go on; `None` when the list is done.
+    pub next: Option<usize>,
 }

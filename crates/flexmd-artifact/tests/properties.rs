@@ -16,8 +16,8 @@ use proptest::prelude::*;
 
 fn messy() -> impl Strategy<Value = String> {
     let pieces = prop::sample::select(vec![
-        "a", "b", "ab", " ", "\n", "\r\n", "\r", "#", "## x", "```", "~~~", "---", "[l](u)", "{",
-        "}", "\"", ":", "1", "é", "\u{feff}", "> ", "- ", "\t",
+        "a", "b", "ab", " ", "\n", "\r\n", "\r", "#", "## x", "```", "~~~", "---", "[l](u)",
+        "![i](p)", "{", "}", "\"", ":", "1", "é", "\u{feff}", "> ", "- ", "\t",
     ]);
     prop::collection::vec(pieces, 0..80).prop_map(|v| v.concat())
 }
@@ -108,7 +108,42 @@ proptest! {
                 }
             }
             prop_assert_eq!(texts.join("\n\n"), a.md_text(start, end));
+            let (mut links, mut images, mut at) = (Vec::new(), Vec::new(), None);
+            loop {
+                let l = a.md_links_chunk(start, end, at, max_bytes);
+                let i = a.md_images_chunk(start, end, at, max_bytes);
+                prop_assert_eq!(l.next, i.next);
+                links.extend(l.items);
+                images.extend(i.items);
+                match l.next {
+                    Some(next) => at = Some(next),
+                    None => break,
+                }
+            }
+            prop_assert_eq!(links, a.md_links(start, end));
+            prop_assert_eq!(images, a.md_images(start, end));
         }
+    }
+
+    #[test]
+    fn headings_and_sections_by_chunks_are_the_whole_lists(
+        text in messy(),
+        depth in prop::option::of(1u8..4),
+        max in 1usize..4,
+    ) {
+        let a = SpooledMarkdownArtifact::new(MemoryReader::new(text));
+        let (mut headings, mut sections, mut at) = (Vec::new(), Vec::new(), Some(0));
+        while let Some(start) = at {
+            let h = a.md_headings_chunk(depth, start, max);
+            let s = a.md_sections_chunk(depth, start, max);
+            prop_assert_eq!(h.next, s.next);
+            prop_assert!(!h.items.is_empty() || start == 0);
+            headings.extend(h.items);
+            sections.extend(s.items);
+            at = h.next;
+        }
+        prop_assert_eq!(headings, a.md_headings(depth));
+        prop_assert_eq!(sections, a.md_sections(depth));
     }
 
     #[test]

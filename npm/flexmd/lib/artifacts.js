@@ -31,8 +31,9 @@ function artifactOptions(value, name) {
 /**
  * A tool output too large for a prompt, held in memory and read lazily by
  * line (`head`, `tail`, `grep`, `cat`, …). The methods are async, as in
- * the ADK; `estimateTokens`, `grep` and `md_text` give the event loop a
- * turn between chunks of the text, the others do their work at once.
+ * the ADK; `estimateTokens`, `grep`, `md_headings`, `md_sections`,
+ * `md_text`, `md_links` and `md_images` give the event loop a turn between
+ * chunks of the work, the others do theirs at once.
  * `free()` gives the text's memory back to the module at once (else when
  * the artifact is garbage-collected).
  */
@@ -202,28 +203,45 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
     return this._query("md_frontmatter") ?? undefined;
   }
 
+  /** The headings, of one depth when given; 4 096 at a time with a turn of the event loop between. */
   async md_headings(depth) {
-    return this._query("md_headings", { depth });
+    return this._list("md_headingsChunk", { depth });
   }
 
   async md_code_blocks(lang) {
     return this._query("md_code_blocks", { lang });
   }
 
+  /** The sections, of one depth when given; 4 096 at a time with a turn of the event loop between. */
   async md_sections(depth) {
-    return this._query("md_sections", { depth });
+    return this._list("md_sectionsChunk", { depth });
+  }
+
+  // A list read a chunk at a time: `{ items, next }` each, the next chunk
+  // asked for by `next` as argument `key`.
+  async _list(method, args, key = "start") {
+    const all = [];
+    for (let at; ; ) {
+      const { items, next } = this._query(method, { ...args, [key]: at });
+      for (const item of items) all.push(item);
+      if (next === null || next === undefined) return all;
+      at = next;
+      await turn();
+    }
   }
 
   async md_ast(startLine, endLine) {
     return this._query("md_ast", { startLine, endLine });
   }
 
+  /** The links of lines [startLine, endLine); 256 KiB of Markdown at a time with a turn of the event loop between. */
   async md_links(startLine, endLine) {
-    return this._query("md_links", { startLine, endLine });
+    return this._list("md_linksChunk", { startLine, endLine }, "at");
   }
 
+  /** The images of lines [startLine, endLine), read as `md_links` reads links. */
   async md_images(startLine, endLine) {
-    return this._query("md_images", { startLine, endLine });
+    return this._list("md_imagesChunk", { startLine, endLine }, "at");
   }
 
   /**

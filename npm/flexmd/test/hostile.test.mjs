@@ -84,7 +84,7 @@ test("estimateTokens lets the event loop turn between chunks, and counts as the 
   assert.equal(counted, 1_300_000);
 });
 
-test("grep and md_text let the event loop turn between windows, and answer as the CLI does", async () => {
+test("grep, md_text, md_headings, md_sections, md_links and md_images let the event loop turn between chunks, and answer as the CLI does", async () => {
   const dir = mkdtempSync(join(tmpdir(), "flexmd-"));
   const path = join(dir, "big.md");
   const unit = "## Part\n\nA line of *the* build log, GET /item 200.\n\n- GET /x 500\n\n";
@@ -111,6 +111,31 @@ test("grep and md_text let the event loop turn between windows, and answer as th
   // A range, and the whole, as one call into the module gives it.
   assert.equal(await artifact.md_text(10, 4_000), artifact._query("md_text", { startLine: 10, endLine: 4_000 }));
   assert.equal(plain, artifact._query("md_text", {}));
+  // 60 000 headings, 4 096 at a time: the same lists as one call gives.
+  turns = 0;
+  const ticking = setInterval(() => turns++, 0);
+  const headings = await artifact.md_headings();
+  const sections = await artifact.md_sections(2);
+  clearInterval(ticking);
+  assert.ok(turns >= 10, `the event loop turned only ${turns} times during md_headings and md_sections`);
+  assert.equal(headings.length, 60_000);
+  assert.deepEqual(headings, artifact._query("md_headings", {}));
+  assert.deepEqual(sections, artifact._query("md_sections", { depth: 2 }));
+  assert.deepEqual(await artifact.md_sections(1), []);
+  // Links and images by pieces, as one call gives them.
+  const linked = new SpooledMarkdownArtifact("[a](http://x/1) ![i](p.png)\n\n".repeat(120_000) + "[ref]\n\n[ref]: http://x/r\n");
+  turns = 0;
+  const ticks = setInterval(() => turns++, 0);
+  const links = await linked.md_links();
+  const images = await linked.md_images(0, 50_000);
+  clearInterval(ticks);
+  // 3.6 MB without headings: pieces of 1 MiB, cut at blank lines.
+  assert.ok(turns >= 3, `the event loop turned only ${turns} times during md_links and md_images`);
+  assert.equal(links.length, 120_001);
+  assert.deepEqual(links.at(-1), { text: "ref", url: "http://x/r" });
+  assert.deepEqual(links, linked._query("md_links", {}));
+  assert.deepEqual(images, linked._query("md_images", { startLine: 0, endLine: 50_000 }));
+  assert.equal(images.length, 25_000);
   assert.deepEqual(found, artifact._query("grep", { pattern: " 500$", flags: "" }));
 });
 
