@@ -1,5 +1,7 @@
 //! A fuzzed JSONPath on a fixed document, a fuzzed grep pattern on a fixed
-//! log, and any text as a Markdown artifact: never a panic that escapes.
+//! log, and any text as a Markdown artifact: never a panic that escapes;
+//! the Markdown's text and links read a chunk at a time (chunks of 1 to 64
+//! bytes, from the text's length) are the whole call's.
 //!
 //! libFuzzer's panic hook aborts on every panic, even one the library
 //! catches. markdown-rs has known panics that `md_ast` contains (it returns
@@ -44,8 +46,33 @@ fuzz_target!(|text: &str| {
     let md = SpooledMarkdownArtifact::new(MemoryReader::new(text));
     let _ = md.md_headings(None);
     let _ = md.md_sections(None);
-    let _ = md.md_text(None, None);
-    let _ = md.md_links(None, None);
+    let whole = md.md_text(None, None);
+    let links = md.md_links(None, None);
+    let max_bytes = text.len() % 64 + 1;
+    let (mut texts, mut at) = (Vec::new(), None);
+    loop {
+        let chunk = md.md_text_chunk(None, None, at, max_bytes);
+        if !chunk.text.is_empty() {
+            texts.push(chunk.text);
+        }
+        match chunk.next {
+            Some(next) if at.is_none_or(|at| next > at) => at = Some(next),
+            Some(next) => panic!("an md_text chunk went back to line {next}"),
+            None => break,
+        }
+    }
+    assert_eq!(texts.join("\n\n"), whole, "md_text by chunks differs");
+    let (mut chunked_links, mut at) = (Vec::new(), None);
+    loop {
+        let chunk = md.md_links_chunk(None, None, at, max_bytes);
+        chunked_links.extend(chunk.items);
+        match chunk.next {
+            Some(next) if at.is_none_or(|at| next > at) => at = Some(next),
+            Some(next) => panic!("an md_links chunk went back to line {next}"),
+            None => break,
+        }
+    }
+    assert_eq!(chunked_links, links, "md_links by chunks differs");
     let _ = md.md_frontmatter();
     let _ = md.md_ast(None, None);
 });
