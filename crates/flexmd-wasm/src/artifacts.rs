@@ -60,6 +60,22 @@ struct QueryArgs {
 }
 
 impl QueryArgs {
+    /// The grep pattern with its flags.
+    fn grep_pattern(&self) -> Result<GrepPattern, BindingError> {
+        let failed = |e: ArtifactError| artifact_error(&e);
+        let pattern = self
+            .pattern
+            .as_deref()
+            .ok_or_else(|| argument_error("grep needs a pattern"))?;
+        let flags = GrepFlags::parse(self.flags.as_deref().unwrap_or_default()).map_err(failed)?;
+        GrepPattern::new(pattern, flags).map_err(failed)
+    }
+
+    /// Where a chunk starts (a byte, or an item's index; 0 when not given).
+    fn start(&self) -> usize {
+        usize::try_from(self.start.unwrap_or(0)).unwrap_or(usize::MAX)
+    }
+
     /// The token encoding asked for (default `o200k_base`).
     fn encoding(&self) -> Result<Encoding, BindingError> {
         self.encoding
@@ -131,31 +147,20 @@ impl ArtifactHandle {
             "head" => to_value(&base.head(args.n.unwrap_or(10))),
             "tail" => to_value(&base.tail(args.n.unwrap_or(10))),
             "cat" => to_value(&base.cat(args.start, args.end)),
-            "grep" => {
-                let pattern = args
-                    .pattern
-                    .ok_or_else(|| argument_error("grep needs a pattern"))?;
-                let flags =
-                    GrepFlags::parse(args.flags.as_deref().unwrap_or_default()).map_err(failed)?;
-                to_value(&base.grep(&pattern, flags).map_err(failed)?)
-            }
+            "grep" => to_value(
+                &base
+                    .grep_chunk(&args.grep_pattern()?, 0, usize::MAX)
+                    .map_err(failed)?
+                    .lines,
+            ),
             // One window of a grep the package does a window at a time,
-            // giving the event loop a turn between windows.
-            "grepChunk" => {
-                let pattern = args
-                    .pattern
-                    .ok_or_else(|| argument_error("grep needs a pattern"))?;
-                let flags =
-                    GrepFlags::parse(args.flags.as_deref().unwrap_or_default()).map_err(failed)?;
-                let pattern = GrepPattern::new(&pattern, flags).map_err(failed)?;
-                let start = usize::try_from(args.start.unwrap_or(0)).unwrap_or(usize::MAX);
-                // 256 KiB: about 15 ms of searching between turns.
-                to_value(
-                    &base
-                        .grep_chunk(&pattern, start, 256 << 10)
-                        .map_err(failed)?,
-                )
-            }
+            // giving the event loop a turn between windows (256 KiB: about
+            // 15 ms of searching).
+            "grepChunk" => to_value(
+                &base
+                    .grep_chunk(&args.grep_pattern()?, args.start(), 256 << 10)
+                    .map_err(failed)?,
+            ),
             "byteLength" => to_value(&base.byte_length()),
             "lineCount" => to_value(&base.line_count()),
             "estimateTokens" => to_value(&base.estimate_tokens(args.encoding()?)),
@@ -163,7 +168,7 @@ impl ArtifactHandle {
             // giving the event loop a turn between chunks.
             "estimateTokensChunk" => {
                 let encoding = args.encoding()?;
-                let start = usize::try_from(args.start.unwrap_or(0)).unwrap_or(usize::MAX);
+                let start = args.start();
                 // 64 KiB: a few tens of milliseconds between turns.
                 to_value(&base.estimate_tokens_chunk(encoding, start, 64 << 10))
             }
@@ -192,7 +197,7 @@ impl ArtifactHandle {
             // the event loop a turn between them (4 096 items: about 30 ms).
             "md_headingsChunk" => to_value(&self.markdown()?.md_headings_chunk(
                 args.depth,
-                usize::try_from(args.start.unwrap_or(0)).unwrap_or(usize::MAX),
+                args.start(),
                 4096,
             )),
             // Links and images 256 KiB of Markdown at a time (about 10 ms).
@@ -210,7 +215,7 @@ impl ArtifactHandle {
             )),
             "md_sectionsChunk" => to_value(&self.markdown()?.md_sections_chunk(
                 args.depth,
-                usize::try_from(args.start.unwrap_or(0)).unwrap_or(usize::MAX),
+                args.start(),
                 4096,
             )),
             "md_code_blocks" => to_value(&self.markdown()?.md_code_blocks(args.lang.as_deref())),
