@@ -272,6 +272,12 @@ export interface SchemaChange {
   to: unknown;
   /** Inside an `anyOf`/`oneOf`: the branch the coercion was made for (`anyOf/0`). */
   branch?: string;
+  /**
+   * For a coercion, the rule that made it: numbers are read from text as
+   * `parseFloat`/`parseInt` read them (`"12px"` → 12 is `leading_number`,
+   * `"3.7"` → 3 for an integer is `truncate_to_integer`).
+   */
+  rule?: CoercionRule;
 }
 
 /** The result of a validation: the data when valid, else the violations. */
@@ -405,7 +411,7 @@ export interface FindJsonAsOptions {
 /** A rule that changed a value to fit the schema. */
 export type CoercionRule =
   | "enum_case" | "enum_prefix" | "wrap_in_array" | "unwrap_array" | "number_from_string"
-  | "integer_from_float" | "boolean_from_string" | "to_string" | "json_text" | "key_case"
+  | "leading_number" | "truncate_to_integer" | "integer_from_float" | "boolean_from_string" | "to_string" | "json_text" | "key_case"
   | "drop_unknown_key" | "default";
 
 /** One change made to fit the schema. */

@@ -840,6 +840,85 @@ mod schema {
     }
 
     #[test]
+    fn numbers_in_text_are_read_as_parse_float_and_parse_int() {
+        let answer = example("agent/verification_answer.md");
+        let out = flexmd()
+            .args([
+                "schema",
+                "validate",
+                "--schema",
+                "verification",
+                &answer,
+                "--json",
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let outcome = stdout_json(&out);
+        assert_eq!(
+            outcome["data"]["tests"],
+            json!({"total": 142, "passed": 141, "failed": 0, "skipped": 1})
+        );
+        assert_eq!(
+            outcome["data"]["coverage"],
+            json!({"statements": 87.5, "branches": 74.25, "functions": 91, "lines": 88})
+        );
+        let rules: Vec<(&str, &str)> = outcome["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["path"].as_str().unwrap(), c["rule"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                ("passed", "boolean_from_string"),
+                ("tests.total", "leading_number"),
+                ("tests.passed", "number_from_string"),
+                ("tests.failed", "number_from_string"),
+                ("tests.skipped", "leading_number"),
+                ("lint.warnings", "leading_number"),
+                ("coverage.statements", "leading_number"),
+                ("coverage.branches", "leading_number"),
+                ("coverage.functions", "leading_number"),
+                ("coverage.lines", "number_from_string"),
+            ]
+        );
+        assert_eq!(
+            (
+                &outcome["warnings"][1]["message"],
+                &outcome["warnings"][1]["line"]
+            ),
+            (
+                &json!(
+                    "Coerced \"142 tests\" to 142 (rule leading_number: the number the text starts with, the rest dropped)"
+                ),
+                &json!(8)
+            )
+        );
+        // Under --strict each coercion is an error, and the answer fails.
+        let out = flexmd()
+            .args([
+                "schema",
+                "validate",
+                "--schema",
+                "verification",
+                &answer,
+                "--json",
+                "--strict",
+            ])
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let strict = stdout_json(&out);
+        assert_eq!(strict["valid"], json!(false));
+        assert_eq!(strict["errors"].as_array().map(Vec::len), Some(10));
+        assert_eq!(strict["errors"][1]["code"], json!("coerced"));
+    }
+
+    #[test]
     fn validate_a_model_answer_with_coercion_and_defaults() {
         let answer = example("agent/review_answer.md");
         let out = flexmd()

@@ -142,3 +142,38 @@ def test_fitting_errors_in_python_terms() -> None:
     assert ambiguous.value.errors[0]["code"] == "ambiguous_enum"
     with pytest.raises(flexmd.SchemaError, match="no schema named `nope`"):
         flexmd.loads("{}", schema="nope")
+
+
+VERIFICATION = ROOT / "examples/agent/verification_answer.md"
+
+
+def test_numbers_in_text_read_as_parse_float_and_parse_int(flexmd_cli: Cli) -> None:
+    # "142 tests" -> 142 and "87.5%" -> 87.5, each a warning naming its
+    # rule; `strict` makes them errors; the CLI says the same.
+    text = VERIFICATION.read_text(encoding="utf-8")
+    report = flexmd.validate(text, "verification", report=True)
+    assert report == flexmd_cli.json(
+        "schema", "validate", "--json", "--schema", "verification", VERIFICATION
+    )
+    assert report["data"]["tests"] == {"total": 142, "passed": 141, "failed": 0, "skipped": 1}
+    assert report["data"]["coverage"] == {
+        "statements": 87.5, "branches": 74.25, "functions": 91, "lines": 88,
+    }
+    lossy = [(c["path"], c["from"]) for c in report["changes"] if c["rule"] == "leading_number"]
+    assert lossy[:2] == [("tests.total", "142 tests"), ("tests.skipped", "1 (flaky: net::retry_backoff)")]
+    assert report["warnings"][1]["message"] == (
+        'Coerced "142 tests" to 142 '
+        "(rule leading_number: the number the text starts with, the rest dropped)"
+    )
+    strict = flexmd.validate(text, "verification", report=True, strict=True)
+    assert strict == flexmd_cli.json(
+        "schema", "validate", "--json", "--strict", "--schema", "verification", VERIFICATION
+    )
+    assert strict["valid"] is False and strict["errors"][1]["code"] == "coerced"
+    schema = {"type": "object", "properties": {"n": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}
+    outcome = flexmd.validate({"n": "3.7"}, schema, report=True)
+    assert outcome["data"] == {"n": 3}
+    assert [(c["rule"], c["branch"]) for c in outcome["changes"]] == [("truncate_to_integer", "anyOf/0")]
+    assert flexmd.find_json_as(text, "verification") == in_code_points(
+        flexmd_cli.json("json", "--schema", "verification", "--repairs", VERIFICATION), text
+    )

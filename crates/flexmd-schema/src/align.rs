@@ -60,6 +60,14 @@ pub enum CoercionRule {
     /// A number written as text: `"1,234"`, `"$12.50"`, `"45%"`, `"3/4"`,
     /// `"12"`.
     NumberFromString,
+    /// Text that starts with a number but has more after it, where a number
+    /// or integer is wanted: the leading number, the rest dropped (`"12px"`
+    /// → 12, `"3.5 kg"` → 3.5), as JavaScript's `parseFloat` and `parseInt`
+    /// read it.
+    LeadingNumber,
+    /// A number with a fraction, written as text, where an integer is
+    /// wanted: the fraction dropped (`"3.7"` → 3), as `parseInt` reads it.
+    TruncateToInteger,
     /// A whole number written as a float (`3.0`) where an integer is wanted.
     IntegerFromFloat,
     /// `"true"`, `"yes"`, `"no"`, `"on"`, `"1"`… where a boolean is wanted.
@@ -83,7 +91,11 @@ impl CoercionRule {
     /// form costs 1, a change of kind 2, an invented value 1.
     pub fn cost(self) -> u32 {
         match self {
-            Self::EnumPrefix | Self::JsonText | Self::DropUnknownKey => 2,
+            Self::EnumPrefix
+            | Self::JsonText
+            | Self::DropUnknownKey
+            | Self::LeadingNumber
+            | Self::TruncateToInteger => 2,
             Self::Default => 0,
             _ => 1,
         }
@@ -826,9 +838,9 @@ impl Aligner<'_> {
         }
         for &t in types {
             let converted = match (t, &*value) {
-                ("number" | "integer", Value::String(s)) => {
-                    number_from_text(s, t == "integer").map(|n| (n, CoercionRule::NumberFromString))
-                }
+                ("number" | "integer", Value::String(s)) => number_from_text(s, t == "integer")
+                    .map(|n| (n, CoercionRule::NumberFromString))
+                    .or_else(|| crate::numbers::read_number(s, t == "integer")),
                 ("integer", Value::Number(n)) => n
                     .as_f64()
                     .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)

@@ -34,6 +34,7 @@ mod config;
 mod error;
 mod hints;
 mod infer;
+mod numbers;
 mod registry;
 mod retry;
 mod text;

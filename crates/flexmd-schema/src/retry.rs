@@ -665,6 +665,7 @@ impl<'r> Retrier<'r> {
                         from: c.before.clone(),
                         to: c.after.clone().unwrap_or(Value::Null),
                         branch: c.branch.clone(),
+                        rule: (c.rule != CoercionRule::Default).then_some(c.rule),
                     })
                     .collect();
                 let index = flexmd_core::LineIndex::new(answer);
@@ -687,8 +688,8 @@ impl<'r> Retrier<'r> {
                                 crate::text::coercion_warning(
                                     &dotted_path(&aligned.value, &c.pointer),
                                     &c.pointer,
-                                    c.before.as_ref(),
-                                    c.after.as_ref(),
+                                    (c.before.as_ref(), c.after.as_ref()),
+                                    Some(c.rule),
                                 )
                             }),
                     )

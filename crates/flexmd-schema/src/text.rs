@@ -9,7 +9,9 @@ use flexmd_detect::{JsonMethod, Leniency, Repair, find_json, locate_pointer, par
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{ChangeKind, Outcome, Registry, SchemaError, TransformOptions, Violation};
+use crate::{
+    ChangeKind, CoercionRule, Outcome, Registry, SchemaError, TransformOptions, Violation,
+};
 
 /// One record of a JSON Lines text and its outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -195,7 +197,7 @@ impl RecordValidator {
             .changes
             .iter()
             .filter(|c| c.kind == ChangeKind::Coerced)
-            .map(|c| coercion_warning(&c.path, &c.pointer, c.from.as_ref(), Some(&c.to)))
+            .map(|c| coercion_warning(&c.path, &c.pointer, (c.from.as_ref(), Some(&c.to)), c.rule))
             .collect();
         outcome.warnings.extend(coerced);
         outcome
@@ -318,8 +320,8 @@ fn placed(
         let mut warning = coercion_warning(
             &change.path,
             &change.pointer,
-            change.from.as_ref(),
-            Some(&change.to),
+            (change.from.as_ref(), Some(&change.to)),
+            change.rule,
         );
         let at = locate_pointer(source, &change.pointer).unwrap_or(0);
         (warning.line, warning.column) = position(base + at);
@@ -356,18 +358,28 @@ pub(crate) fn json5_warning(index: &LineIndex<'_>, at: usize) -> Violation {
     }
 }
 
-/// A value coerced to the schema's type, as a warning (code `coerced`).
+/// A value coerced to the schema's type, as a warning (code `coerced`); a
+/// coercion that drops part of the value says which rule dropped what.
 pub(crate) fn coercion_warning(
     path: &str,
     pointer: &str,
-    from: Option<&Value>,
-    to: Option<&Value>,
+    (from, to): (Option<&Value>, Option<&Value>),
+    rule: Option<CoercionRule>,
 ) -> Violation {
     let show = |v: Option<&Value>| v.map_or_else(String::new, ToString::to_string);
+    let why = match rule {
+        Some(CoercionRule::LeadingNumber) => {
+            " (rule leading_number: the number the text starts with, the rest dropped)"
+        }
+        Some(CoercionRule::TruncateToInteger) => {
+            " (rule truncate_to_integer: the fraction dropped)"
+        }
+        _ => "",
+    };
     Violation {
         path: path.to_owned(),
         pointer: pointer.to_owned(),
-        message: format!("Coerced {} to {}", show(from), show(to)),
+        message: format!("Coerced {} to {}{why}", show(from), show(to)),
         code: "coerced".to_owned(),
         ..Violation::default()
     }

@@ -9,6 +9,8 @@ use jsonschema::{JsonType, ValidationError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::align::CoercionRule;
+use crate::numbers::read_number;
 use crate::registry::{Compiled, Outcome, Registry, run, verdict};
 use crate::violation::dotted_path;
 
@@ -42,6 +44,10 @@ pub struct Change {
     /// (`anyOf/0`), the one that needed the fewest coercions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
+    /// For a coercion: the rule that made it (`number_from_string`,
+    /// `leading_number` for `"12px"` → 12, …); absent for a default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<CoercionRule>,
 }
 
 /// The kinds of [`Change`].
@@ -181,7 +187,7 @@ pub(crate) fn transform(
             let Some(slot) = coerced.pointer_mut(&fix.pointer) else {
                 continue;
             };
-            if let Some(new) = fix.types.iter().find_map(|t| coerce(slot, *t)) {
+            if let Some((new, rule)) = fix.types.iter().find_map(|t| coerce(slot, *t)) {
                 coercions.push(Change {
                     kind: ChangeKind::Coerced,
                     path: String::new(),
@@ -189,6 +195,7 @@ pub(crate) fn transform(
                     from: Some(slot.clone()),
                     to: new.clone(),
                     branch: fix.branch,
+                    rule: Some(rule),
                 });
                 *slot = new;
                 progress = true;
@@ -272,44 +279,36 @@ fn fixes(error: &ValidationError<'_>, instance: &Value, depth: usize) -> Option<
     }
 }
 
-/// `value` converted to `target`, if that conversion is one elsabro makes.
-fn coerce(value: &Value, target: JsonType) -> Option<Value> {
-    match (target, value) {
-        (JsonType::Number, Value::String(s)) => {
-            let n: f64 = s.trim().parse().ok().filter(|n: &f64| n.is_finite())?;
-            // Keep integers integral: "12" is 12, not 12.0.
-            Some(integer_value(s.trim()).unwrap_or_else(|| {
-                serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-            }))
-        }
-        (JsonType::Integer, Value::String(s)) => integer_value(s.trim()),
+/// `value` converted to `target`, if that conversion is one elsabro makes,
+/// with the rule that made it. Numbers are read from text as `parseFloat`
+/// and `parseInt` read them (see [`read_number`]).
+fn coerce(value: &Value, target: JsonType) -> Option<(Value, CoercionRule)> {
+    let converted = match (target, value) {
+        (JsonType::Number, Value::String(s)) => return read_number(s, false),
+        (JsonType::Integer, Value::String(s)) => return read_number(s, true),
         (JsonType::Boolean, Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
-            "true" => Some(Value::Bool(true)),
-            "false" => Some(Value::Bool(false)),
-            _ => None,
+            "true" => (Value::Bool(true), CoercionRule::BooleanFromString),
+            "false" => (Value::Bool(false), CoercionRule::BooleanFromString),
+            _ => return None,
         },
-        (JsonType::String, Value::Number(n)) => Some(Value::String(n.to_string())),
-        (JsonType::String, Value::Bool(b)) => Some(Value::String(b.to_string())),
-        (JsonType::String, Value::Null) => Some(Value::String("null".to_owned())),
-        (JsonType::String, Value::Array(_) | Value::Object(_)) => {
-            Some(Value::String(value.to_string()))
+        (JsonType::String, Value::Number(n)) => {
+            (Value::String(n.to_string()), CoercionRule::ToString)
         }
-        (JsonType::Array, v) if !v.is_array() => Some(Value::Array(vec![v.clone()])),
-        _ => None,
-    }
-}
-
-/// An integer written as digits (with a sign), or as a float with no
-/// fraction (`"3.0"`).
-fn integer_value(s: &str) -> Option<Value> {
-    if let Ok(i) = s.parse::<i64>() {
-        return Some(Value::from(i));
-    }
-    if let Ok(u) = s.parse::<u64>() {
-        return Some(Value::from(u));
-    }
-    let f: f64 = s.parse().ok()?;
-    (f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15).then(|| Value::from(f as i64))
+        (JsonType::String, Value::Bool(b)) => {
+            (Value::String(b.to_string()), CoercionRule::ToString)
+        }
+        (JsonType::String, Value::Null) => {
+            (Value::String("null".to_owned()), CoercionRule::ToString)
+        }
+        (JsonType::String, Value::Array(_) | Value::Object(_)) => {
+            (Value::String(value.to_string()), CoercionRule::JsonText)
+        }
+        (JsonType::Array, v) if !v.is_array() => {
+            (Value::Array(vec![v.clone()]), CoercionRule::WrapInArray)
+        }
+        _ => return None,
+    };
+    Some(converted)
 }
 
 /// Whether `schema`, or a resource it may `$ref`, has a `default` anywhere.
@@ -408,6 +407,7 @@ impl Defaults<'_> {
                             from: None,
                             to: default.clone(),
                             branch: None,
+                            rule: None,
                         });
                     }
                 }
@@ -586,21 +586,99 @@ mod tests {
 
     #[test]
     fn coercions_the_seed_makes() {
-        assert_eq!(coerce(&json!("42"), JsonType::Integer), Some(json!(42)));
-        assert_eq!(coerce(&json!(" 3.0 "), JsonType::Integer), Some(json!(3)));
-        assert_eq!(coerce(&json!("3.5"), JsonType::Integer), None);
-        assert_eq!(coerce(&json!("2.5"), JsonType::Number), Some(json!(2.5)));
-        assert_eq!(coerce(&json!("7"), JsonType::Number), Some(json!(7)));
-        assert_eq!(coerce(&json!("NaN"), JsonType::Number), None);
-        assert_eq!(coerce(&json!("abc"), JsonType::Number), None);
-        assert_eq!(coerce(&json!("TRUE"), JsonType::Boolean), Some(json!(true)));
-        assert_eq!(coerce(&json!("yes"), JsonType::Boolean), None);
-        assert_eq!(coerce(&json!(12), JsonType::String), Some(json!("12")));
+        use CoercionRule::*;
+        let c = |v: Value, t| coerce(&v, t);
         assert_eq!(
-            coerce(&json!({"a": 1}), JsonType::String),
-            Some(json!("{\"a\":1}"))
+            c(json!("42"), JsonType::Integer),
+            Some((json!(42), NumberFromString))
         );
-        assert_eq!(coerce(&json!("x"), JsonType::Array), Some(json!(["x"])));
-        assert_eq!(coerce(&json!(1), JsonType::Object), None);
+        assert_eq!(
+            c(json!(" 3.0 "), JsonType::Integer),
+            Some((json!(3), NumberFromString))
+        );
+        assert_eq!(
+            c(json!("3.5"), JsonType::Integer),
+            Some((json!(3), TruncateToInteger))
+        );
+        assert_eq!(
+            c(json!("12px"), JsonType::Integer),
+            Some((json!(12), LeadingNumber))
+        );
+        assert_eq!(
+            c(json!("2.5"), JsonType::Number),
+            Some((json!(2.5), NumberFromString))
+        );
+        assert_eq!(
+            c(json!("7"), JsonType::Number),
+            Some((json!(7), NumberFromString))
+        );
+        assert_eq!(
+            c(json!("12px"), JsonType::Number),
+            Some((json!(12), LeadingNumber))
+        );
+        assert_eq!(c(json!("NaN"), JsonType::Number), None);
+        assert_eq!(c(json!("abc"), JsonType::Number), None);
+        assert_eq!(
+            c(json!("TRUE"), JsonType::Boolean),
+            Some((json!(true), BooleanFromString))
+        );
+        assert_eq!(c(json!("yes"), JsonType::Boolean), None);
+        assert_eq!(
+            c(json!(12), JsonType::String),
+            Some((json!("12"), ToString))
+        );
+        assert_eq!(
+            c(json!({"a": 1}), JsonType::String),
+            Some((json!("{\"a\":1}"), JsonText))
+        );
+        assert_eq!(
+            c(json!("x"), JsonType::Array),
+            Some((json!(["x"]), WrapInArray))
+        );
+        assert_eq!(c(json!(1), JsonType::Object), None);
+    }
+
+    #[test]
+    fn lossy_number_coercions_are_warnings_naming_their_rule() {
+        let registry = Registry::new();
+        let schema = json!({"type": "object", "properties": {
+            "width": {"type": "number"}, "count": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}});
+        let options = TransformOptions {
+            coerce: true,
+            apply_defaults: false,
+        };
+        let outcome = registry
+            .validate_and_transform_schema(
+                &schema,
+                &json!({"width": "12px", "count": "3.7"}),
+                options,
+            )
+            .unwrap();
+        assert!(outcome.valid);
+        assert_eq!(outcome.data, Some(json!({"width": 12, "count": 3})));
+        let rules: Vec<_> = outcome
+            .changes
+            .iter()
+            .map(|c| (c.path.as_str(), c.rule))
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                ("width", Some(CoercionRule::LeadingNumber)),
+                ("count", Some(CoercionRule::TruncateToInteger))
+            ]
+        );
+        let text = registry
+            .validate_text(r#"{"width": "12px", "count": "3.7"}"#, &schema, options)
+            .unwrap();
+        let messages: Vec<_> = text.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "Coerced \"12px\" to 12 (rule leading_number: the number the text starts with, the rest dropped)",
+                "Coerced \"3.7\" to 3 (rule truncate_to_integer: the fraction dropped)"
+            ]
+        );
+        assert_eq!(text.into_strict().errors[0].code, "coerced");
     }
 }

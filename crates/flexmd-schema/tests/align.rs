@@ -76,6 +76,18 @@ fn each_rule_with_its_log_entry() {
             ),
         ),
         (
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+            "{\"n\": \"142 tests\"}",
+            json!({"n": 142}),
+            log("/n", LeadingNumber, Some(json!("142 tests")), Some(json!(142))),
+        ),
+        (
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
+            "{\"n\": \"3.7\"}",
+            json!({"n": 3}),
+            log("/n", TruncateToInteger, Some(json!("3.7")), Some(json!(3))),
+        ),
+        (
             json!({"type": "number"}),
             "\"3/4\"",
             json!(0.75),

@@ -138,6 +138,32 @@ test("the plain object of a valid answer validates against the spec's jsonSchema
   assert.equal(outcome.errors[0].code, "missing_required");
 });
 
+test("numbers in text are read as parseFloat and parseInt read them, as the CLI reads them", () => {
+  const validator = getValidator();
+  const path = `${root}examples/agent/verification_answer.md`;
+  const text = readFileSync(path, "utf8");
+  const outcome = validator.validateText(text, "verification");
+  assert.deepEqual(outcome, cli(["schema", "validate", "--schema", "verification", path, "--json"]));
+  assert.deepEqual(outcome.data.tests, { total: 142, passed: 141, failed: 0, skipped: 1 });
+  assert.deepEqual(outcome.data.coverage, { statements: 87.5, branches: 74.25, functions: 91, lines: 88 });
+  assert.equal(
+    outcome.warnings[1].message,
+    'Coerced "142 tests" to 142 (rule leading_number: the number the text starts with, the rest dropped)',
+  );
+  const strict = validator.validateText(text, "verification", { strict: true });
+  assert.deepEqual(strict, cli(["schema", "validate", "--schema", "verification", path, "--json", "--strict"]));
+  assert.equal(strict.valid, false);
+  // The JavaScript functions the rule is named after agree on every value.
+  for (const change of outcome.changes.filter((c) => c.rule === "leading_number")) {
+    assert.equal(change.to, parseFloat(change.from), change.path);
+  }
+  const own = new SchemaValidator();
+  own.registerSchema("count", { type: "object", properties: { n: { anyOf: [{ type: "integer" }, { type: "null" }] } } });
+  const fixed = own.validateAndTransform("count", { n: "3.7" }, { coerce: true });
+  assert.deepEqual(fixed.data, { n: parseInt("3.7", 10) });
+  assert.deepEqual(fixed.changes.map((c) => [c.rule, c.branch]), [["truncate_to_integer", "anyOf/0"]]);
+});
+
 test("findJsonAs gives what `flexmd json --schema S --repairs` prints, through anyOf too", () => {
   const person = `${root}crates/flexmd-schema/tests/fixtures/unions/pydantic_person.schema.json`;
   const schema = JSON.parse(readFileSync(person, "utf8"));

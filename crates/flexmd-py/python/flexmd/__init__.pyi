@@ -325,8 +325,11 @@ def validate(
     Schema dict, the name of a predefined schema (:func:`schema_names`) or a
     Pydantic v2 model class, in which case the model instance is returned.
     ``coerce`` turns ``"42"`` into ``42`` and a scalar into a list where that
-    makes the data valid; ``defaults`` fills in the schema's defaults;
-    ``strict`` counts repairs and coercions as errors.
+    makes the data valid, and reads numbers from text as JavaScript's
+    ``parseFloat``/``parseInt`` do (``"12px"`` becomes ``12``, ``"3.7"`` an
+    integer ``3``; each such change is a warning naming its ``rule``);
+    ``defaults`` fills in the schema's defaults; ``strict`` counts repairs
+    and coercions as errors.
 
     Raises :class:`ValidationError` (with ``.errors``) when the data is
     invalid, :class:`SchemaError` for an unknown name or a schema that does
