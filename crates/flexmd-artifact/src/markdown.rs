@@ -602,12 +602,18 @@ impl SpooledMarkdownArtifact {
         block: &mut String,
         max_bytes: usize,
     ) {
+        let frontmatter = range.start == 0;
         let text = String::from_utf8_lossy(self.base.reader().byte_range(range));
-        for event in parser(&text, &self.index().definitions) {
+        // Front matter is data, not text: `md_frontmatter` gives it.
+        let mut in_frontmatter = false;
+        for event in parser(&text, &self.index().definitions, frontmatter) {
             if out.len() + block.len() > max_bytes {
                 break;
             }
             match event {
+                Event::Start(Tag::MetadataBlock(_)) => in_frontmatter = true,
+                Event::End(TagEnd::MetadataBlock(_)) => in_frontmatter = false,
+                Event::Text(_) if in_frontmatter => {}
                 Event::Text(t) | Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
                     block.push_str(&t)
                 }
@@ -798,10 +804,11 @@ impl SpooledMarkdownArtifact {
         limit: usize,
         out: &mut Vec<Link>,
     ) {
+        let frontmatter = range.start == 0;
         let text = String::from_utf8_lossy(self.base.reader().byte_range(range));
         // Open links/images: (url, title, text so far).
         let mut open: Vec<(String, Option<String>, String, bool)> = Vec::new();
-        for event in parser(&text, &self.index().definitions) {
+        for event in parser(&text, &self.index().definitions, frontmatter) {
             match event {
                 Event::Start(Tag::Link {
                     dest_url, title, ..
@@ -855,14 +862,19 @@ fn flush(out: &mut String, block: &mut String) {
     block.clear();
 }
 
+/// The parser for a piece; `frontmatter` only for the piece at the
+/// document's first byte: a `---` block further down is a rule and a
+/// paragraph (or a setext heading), as in the whole document.
 fn parser<'a>(
     text: &'a str,
     definitions: &'a HashMap<String, (String, Option<String>)>,
+    frontmatter: bool,
 ) -> impl Iterator<Item = Event<'a>> {
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+    let mut options =
+        Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    if frontmatter {
+        options |= Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+    }
     Parser::new_with_broken_link_callback(
         text,
         options,
@@ -1047,7 +1059,10 @@ fn build_index(reader: &dyn SpoolReader) -> Index {
             });
             continue;
         }
-        if line.trim().is_empty() {
+        // `---` after a paragraph is its underline (above); anywhere else
+        // it, `***` or `___` is a rule that ends the paragraph and starts
+        // none (front matter only opens on the first line).
+        if line.trim().is_empty() || (indent <= 3 && thematic_break(body)) {
             paragraph = None;
             continue;
         }
@@ -1146,6 +1161,23 @@ fn setext_underline(body: &str) -> Option<u8> {
     }
 }
 
+/// A thematic break: three or more `-`, `*` or `_` (the same one), with
+/// only spaces or tabs between.
+fn thematic_break(body: &str) -> bool {
+    let mut marks = body.bytes().filter(|b| !matches!(b, b' ' | b'\t'));
+    let Some(first) = marks.next() else {
+        return false;
+    };
+    let mut count = 1;
+    for b in marks {
+        if b != first {
+            return false;
+        }
+        count += 1;
+    }
+    matches!(first, b'-' | b'*' | b'_') && count >= 3
+}
+
 fn starts_container(body: &str) -> bool {
     if body.starts_with('>') || ["- ", "* ", "+ "].iter().any(|m| body.starts_with(m)) {
         return true;
@@ -1203,6 +1235,60 @@ mod tests {
 
     use super::*;
     use crate::MemoryReader;
+
+    fn chunked_text(md: &SpooledMarkdownArtifact, max_bytes: usize) -> String {
+        let (mut texts, mut at) = (Vec::new(), None);
+        loop {
+            let chunk = md.md_text_chunk(None, None, at, max_bytes);
+            if !chunk.text.is_empty() {
+                texts.push(chunk.text);
+            }
+            match chunk.next {
+                Some(next) => at = Some(next),
+                None => return texts.join("\n\n"),
+            }
+        }
+    }
+
+    /// A `---` that follows no paragraph is a rule, not the start of a
+    /// setext heading or of front matter (only the first line opens that):
+    /// found by the artifact_query fuzz target, where the chunks' text and
+    /// the whole text differed. Front matter is not text.
+    #[test]
+    fn rules_are_not_headings_or_front_matter() {
+        let cases = [
+            (
+                "# Report\n---\n \"Ada\"\n  \"## Findings\nAll good.\n---\n## Next steps\n- ship\n",
+                vec![(0, 1), (2, 2), (6, 2)],
+                "Report\n\n\"Ada\"\n\"## Findings\nAll good.\n\nNext steps\n\nship",
+            ),
+            (
+                "# A\n\npara\n\n---\nnot: front\n---\n\n# B\n",
+                vec![(0, 1), (5, 2), (8, 1)],
+                "A\n\npara\n\nnot: front\n\nB",
+            ),
+            (
+                "para\n***\n* * *\ntext\n---\n",
+                vec![(3, 2)],
+                "para\n\ntext",
+            ),
+            ("---\ntitle: x\n---\n# H\nbody\n", vec![(3, 1)], "H\n\nbody"),
+        ];
+        for (doc, headings, text) in cases {
+            let md = SpooledMarkdownArtifact::new(MemoryReader::new(doc));
+            let found: Vec<_> = md
+                .index()
+                .headings
+                .iter()
+                .map(|h| (h.line, h.depth))
+                .collect();
+            assert_eq!(found, headings, "{doc:?}");
+            assert_eq!(md.md_text(None, None), text, "{doc:?}");
+            for max_bytes in [1, 7, 64] {
+                assert_eq!(chunked_text(&md, max_bytes), text, "{doc:?} by {max_bytes}");
+            }
+        }
+    }
 
     /// Text and links read piece by piece are what one parse of the whole
     /// range gives, across headings, fences holding `#` lines, setext

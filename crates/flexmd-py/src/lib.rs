@@ -1068,6 +1068,27 @@ fn count(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
     value.extract::<usize>().map_err(|_| wrong())
 }
 
+/// An optional count (a line number): `None` stays `None`.
+fn optional_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<usize>> {
+    value
+        .filter(|v| !v.is_none())
+        .map(|v| count(v, name))
+        .transpose()
+}
+
+/// A heading depth, 1 to 6, else a `ValueError`; `None` is every depth.
+fn depth(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u8>> {
+    let Some(n) = optional_count(value, "depth")? else {
+        return Ok(None);
+    };
+    match u8::try_from(n) {
+        Ok(d @ 1..=6) => Ok(Some(d)),
+        _ => Err(PyValueError::new_err(format!(
+            "depth must be 1 to 6, not {n}"
+        ))),
+    }
+}
+
 // ---- artifacts and tools -----------------------------------------------------
 
 /// A tool output too large for a prompt, queried lazily by line, as JSON
@@ -1222,15 +1243,21 @@ impl PyArtifact {
     }
 
     /// The first `n` lines.
-    #[pyo3(signature = (n = 10))]
-    fn head(&self, n: usize) -> Vec<String> {
-        self.artifact.base().head(n)
+    #[pyo3(signature = (n = None), text_signature = "(self, n=10)")]
+    fn head(&self, n: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+        Ok(self
+            .artifact
+            .base()
+            .head(optional_count(n, "n")?.unwrap_or(10)))
     }
 
     /// The last `n` lines.
-    #[pyo3(signature = (n = 10))]
-    fn tail(&self, n: usize) -> Vec<String> {
-        self.artifact.base().tail(n)
+    #[pyo3(signature = (n = None), text_signature = "(self, n=10)")]
+    fn tail(&self, n: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+        Ok(self
+            .artifact
+            .base()
+            .tail(optional_count(n, "n")?.unwrap_or(10)))
     }
 
     /// Lines `start` to `end` (0-based, end exclusive; negative counts from the end).
@@ -1330,13 +1357,23 @@ impl PyArtifact {
 
     /// The headings (to `depth` when given).
     #[pyo3(signature = (depth = None))]
-    fn md_headings<'py>(&self, py: Python<'py>, depth: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
+    fn md_headings<'py>(
+        &self,
+        py: Python<'py>,
+        depth: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let depth = self::depth(depth)?;
         self.on_markdown(py, move |md| Ok(md.md_headings(depth)))
     }
 
     /// The sections under each heading (to `depth` when given).
     #[pyo3(signature = (depth = None))]
-    fn md_sections<'py>(&self, py: Python<'py>, depth: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
+    fn md_sections<'py>(
+        &self,
+        py: Python<'py>,
+        depth: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let depth = self::depth(depth)?;
         self.on_markdown(py, move |md| Ok(md.md_sections(depth)))
     }
 
@@ -1356,9 +1393,10 @@ impl PyArtifact {
     fn md_links<'py>(
         &self,
         py: Python<'py>,
-        start: Option<usize>,
-        end: Option<usize>,
+        start: Option<&Bound<'py, PyAny>>,
+        end: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let (start, end) = (optional_count(start, "start")?, optional_count(end, "end")?);
         self.on_markdown(py, move |md| Ok(md.md_links(start, end)))
     }
 
@@ -1367,9 +1405,10 @@ impl PyArtifact {
     fn md_images<'py>(
         &self,
         py: Python<'py>,
-        start: Option<usize>,
-        end: Option<usize>,
+        start: Option<&Bound<'py, PyAny>>,
+        end: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let (start, end) = (optional_count(start, "start")?, optional_count(end, "end")?);
         self.on_markdown(py, move |md| Ok(md.md_images(start, end)))
     }
 
@@ -1378,9 +1417,10 @@ impl PyArtifact {
     fn md_text(
         &self,
         py: Python<'_>,
-        start: Option<usize>,
-        end: Option<usize>,
+        start: Option<&Bound<'_, PyAny>>,
+        end: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
+        let (start, end) = (optional_count(start, "start")?, optional_count(end, "end")?);
         self.markdown(py)?;
         let artifact = Arc::clone(&self.artifact);
         interruptible(py, self.bytes(), move || match artifact.as_ref() {
@@ -1394,9 +1434,10 @@ impl PyArtifact {
     fn md_ast<'py>(
         &self,
         py: Python<'py>,
-        start: Option<usize>,
-        end: Option<usize>,
+        start: Option<&Bound<'py, PyAny>>,
+        end: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let (start, end) = (optional_count(start, "start")?, optional_count(end, "end")?);
         self.on_markdown(py, move |md| md.md_ast(start, end))
     }
 }

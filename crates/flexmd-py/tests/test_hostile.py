@@ -77,6 +77,12 @@ CASES = {
     "lone_surrogate": "flexmd.validate({'a': '\\ud800'}, {})",
     "huge_int": "flexmd.validate(10 ** 30, {})",
     "int_keys": "flexmd.validate({1: 'a'}, {})",
+    "negative_count": "flexmd.Artifact.from_text('a\\nb\\n').head(-1)",
+    "fractional_count": "flexmd.Artifact.from_text('a\\nb\\n').tail(1.5)",
+    "bool_count": "flexmd.Artifact.from_text('a\\nb\\n').head(True)",
+    "negative_line": "flexmd.Artifact.from_text('# A\\n', kind='markdown').md_text(-1)",
+    "depth_out_of_range": "flexmd.Artifact.from_text('# A\\n', kind='markdown').md_headings(9)",
+    "lone_surrogate_text": "flexmd.find_json('{\"a\": \"\\ud800\"}')",
 }
 
 EXPECTED = {
@@ -92,6 +98,13 @@ EXPECTED = {
     "lone_surrogate": ("ValueError", "lone surrogate"),
     "huge_int": ("ValueError", "does not fit in 64 bits"),
     "int_keys": ("TypeError", "dict keys must be strings, not int"),
+    "negative_count": ("ValueError", "n must be a whole number ≥ 0, not -1"),
+    "fractional_count": ("ValueError", "n must be a whole number ≥ 0, not 1.5"),
+    "bool_count": ("ValueError", "n must be a whole number ≥ 0, not True"),
+    "negative_line": ("ValueError", "start must be a whole number ≥ 0, not -1"),
+    "depth_out_of_range": ("ValueError", "depth must be 1 to 6, not 9"),
+    # Python's own error for text with no UTF-8 form (a ValueError).
+    "lone_surrogate_text": ("UnicodeEncodeError", "surrogates not allowed"),
 }
 
 
@@ -107,7 +120,8 @@ def test_hostile_data_is_an_exception_not_a_crash(case: str) -> None:
     done = run_case(CASES[case])
     assert done.returncode == 1, f"should raise, not crash (exit {done.returncode}): {done.stderr}"
     name, message = EXPECTED[case]
-    last = done.stderr.strip().splitlines()[-1]
+    # The last line but pyo3's note naming the argument.
+    last = [line for line in done.stderr.strip().splitlines() if not line.startswith("while processing")][-1]
     assert last.split(":")[0].endswith(name), last
     assert message in last, last
 

@@ -79,7 +79,12 @@ fn each_rule_with_its_log_entry() {
             json!({"type": "object", "properties": {"n": {"type": "integer"}}}),
             "{\"n\": \"142 tests\"}",
             json!({"n": 142}),
-            log("/n", LeadingNumber, Some(json!("142 tests")), Some(json!(142))),
+            log(
+                "/n",
+                LeadingNumber,
+                Some(json!("142 tests")),
+                Some(json!(142)),
+            ),
         ),
         (
             json!({"type": "object", "properties": {"n": {"type": "integer"}}}),

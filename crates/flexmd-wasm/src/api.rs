@@ -77,7 +77,10 @@ pub(crate) fn argument_error(message: impl Into<String>) -> BindingError {
 /// Data nested past the bound is a `NestingError` (a `RangeError`).
 pub(crate) fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, BindingError> {
     use flexmd_core::MAX_JSON_DEPTH;
-    serde_json::from_str(json).map_err(|e| {
+    let mut reader = serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+        let field = e.path().to_string();
+        let e = e.into_inner();
         // serde_json stops at MAX_JSON_DEPTH levels; the text tells whether
         // that is why it stopped.
         if e.is_syntax() && flexmd_core::json_nesting_exceeds(json, MAX_JSON_DEPTH - 1).is_some() {
@@ -90,10 +93,38 @@ pub(crate) fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T
                 ),
                 details: None,
             }
+        } else if e.is_data() && field != "." {
+            argument_error(format!("{what}: `{field}`: {}", plain_message(&e)))
         } else {
-            argument_error(format!("{what}: {e}"))
+            argument_error(format!("{what}: {}", plain_message(&e)))
         }
     })
+}
+
+/// serde's message in the caller's terms: the position in the JSON text
+/// the package wrote is dropped (the caller passed an object, not text),
+/// and Rust's number types are said as what they accept.
+fn plain_message(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    let message = message
+        .rsplit_once(" at line ")
+        .filter(|(_, place)| place.contains(" column "))
+        .map_or(message.as_str(), |(head, _)| head);
+    let mut plain = message.to_owned();
+    for (rust, said) in [
+        ("usize", "a whole number ≥ 0"),
+        ("u64", "a whole number ≥ 0"),
+        ("u32", "a whole number ≥ 0"),
+        ("u16", "a whole number ≥ 0"),
+        ("u8", "a whole number from 0 to 255"),
+        ("i64", "a whole number"),
+        ("i32", "a whole number"),
+        ("f64", "a number"),
+        ("f32", "a number"),
+    ] {
+        plain = plain.replace(&format!("expected {rust}"), &format!("expected {said}"));
+    }
+    plain.replace("floating point `", "number `")
 }
 
 pub(crate) fn to_value<T: serde::Serialize>(value: &T) -> Outcome {
@@ -389,6 +420,48 @@ pub fn find_json(text: &str, options: &str) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An argument of the wrong shape is named by its path, in the
+    /// caller's terms: no Rust type, no place in JSON text the caller
+    /// never wrote.
+    #[test]
+    fn argument_errors_name_the_field_without_rust_types() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Args {
+            n: Option<usize>,
+            depth: Option<u8>,
+            all: Option<bool>,
+        }
+        for (json, message) in [
+            (
+                r#"{"n": -1}"#,
+                "head arguments: `n`: invalid value: integer `-1`, expected a whole number ≥ 0",
+            ),
+            (
+                r#"{"n": 1.5}"#,
+                "head arguments: `n`: invalid type: number `1.5`, expected a whole number ≥ 0",
+            ),
+            (
+                r#"{"depth": 300}"#,
+                "head arguments: `depth`: invalid value: integer `300`, expected a whole number from 0 to 255",
+            ),
+            (
+                r#"{"all": -1}"#,
+                "head arguments: `all`: invalid type: integer `-1`, expected a boolean",
+            ),
+            (r#"{"n": "#, "head arguments: EOF while parsing a value"),
+        ] {
+            let error = from_json::<Args>("head arguments", json)
+                .map(|_| ())
+                .unwrap_err();
+            assert_eq!(
+                (error.name, error.message.as_str()),
+                ("ArgumentError", message),
+                "{json}"
+            );
+        }
+    }
 
     #[test]
     fn a_misspelt_kind_is_a_spec_error_with_its_place_in_utf16_units() {

@@ -3,9 +3,22 @@
 // module's size).
 import { module as wasm } from "./wasm.js";
 import { ArtifactError, raise } from "./errors.js";
-import { call, options, text } from "./call.js";
+import { call, count, index, kindOf, options, text, toJson } from "./call.js";
 
 const HANDLE = Symbol("flexmd artifact");
+
+// A heading depth, 1 to 6, or undefined for every depth.
+function depthArg(value) {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number") throw new TypeError(`depth must be a number, not ${kindOf(value)}`);
+  if (!Number.isInteger(value) || value < 1 || value > 6) throw new RangeError(`depth must be 1 to 6, not ${value}`);
+  return value;
+}
+
+// Lines [startLine, endLine): counts from 0, either left out.
+function lines(startLine, endLine) {
+  return { startLine: count("startLine", startLine), endLine: count("endLine", endLine) };
+}
 
 function freed(callId) {
   return new ArtifactError(`the artifact \`${callId}\` was freed: open it again to use it`, {
@@ -24,7 +37,7 @@ function turn() {
 function artifactOptions(value, name) {
   if (value === undefined) return {};
   if (typeof value === "string") return { [name]: value };
-  if (value === null || typeof value !== "object") throw new TypeError("options must be an object");
+  if (value === null || typeof value !== "object") throw new TypeError(`options must be an object, not ${kindOf(value)}`);
   return value;
 }
 
@@ -89,11 +102,11 @@ export class SpooledArtifact {
   }
 
   async head(n = 10) {
-    return this._query("head", { n });
+    return this._query("head", { n: count("n", n) });
   }
 
   async tail(n = 10) {
-    return this._query("tail", { n });
+    return this._query("tail", { n: count("n", n) });
   }
 
   /**
@@ -116,7 +129,7 @@ export class SpooledArtifact {
   }
 
   async cat(start, end) {
-    return this._query("cat", { start, end });
+    return this._query("cat", { start: index("start", start), end: index("end", end) });
   }
 
   async byteLength() {
@@ -132,7 +145,7 @@ export class SpooledArtifact {
     let total = 0;
     let start = 0;
     for (;;) {
-      const { tokens, next } = this._query("estimateTokensChunk", { encoding, start });
+      const { tokens, next } = this._query("estimateTokensChunk", { encoding: text("encoding", encoding), start });
       total += tokens;
       if (next === null || next === undefined) return total;
       start = next;
@@ -175,7 +188,7 @@ export class SpooledJsonArtifact extends SpooledArtifact {
   }
 
   async json_slice(start, end) {
-    return this._query("json_slice", { start, end });
+    return this._query("json_slice", { start: index("start", start), end: index("end", end) });
   }
 
   async json_filter(path) {
@@ -205,16 +218,16 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
 
   /** The headings, of one depth when given; 4 096 at a time with a turn of the event loop between. */
   async md_headings(depth) {
-    return this._list("md_headingsChunk", { depth });
+    return this._list("md_headingsChunk", { depth: depthArg(depth) });
   }
 
   async md_code_blocks(lang) {
-    return this._query("md_code_blocks", { lang });
+    return this._query("md_code_blocks", { lang: lang === undefined ? undefined : text("lang", lang) });
   }
 
   /** The sections, of one depth when given; 4 096 at a time with a turn of the event loop between. */
   async md_sections(depth) {
-    return this._list("md_sectionsChunk", { depth });
+    return this._list("md_sectionsChunk", { depth: depthArg(depth) });
   }
 
   // A list read a chunk at a time: `{ items, next }` each, the next chunk
@@ -231,17 +244,17 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
   }
 
   async md_ast(startLine, endLine) {
-    return this._query("md_ast", { startLine, endLine });
+    return this._query("md_ast", lines(startLine, endLine));
   }
 
   /** The links of lines [startLine, endLine); 256 KiB of Markdown at a time with a turn of the event loop between. */
   async md_links(startLine, endLine) {
-    return this._list("md_linksChunk", { startLine, endLine }, "at");
+    return this._list("md_linksChunk", lines(startLine, endLine), "at");
   }
 
   /** The images of lines [startLine, endLine), read as `md_links` reads links. */
   async md_images(startLine, endLine) {
-    return this._list("md_imagesChunk", { startLine, endLine }, "at");
+    return this._list("md_imagesChunk", lines(startLine, endLine), "at");
   }
 
   /**
@@ -251,8 +264,9 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
    */
   async md_text(startLine, endLine) {
     const texts = [];
+    const range = lines(startLine, endLine);
     for (let at; ; ) {
-      const { text: piece, next } = this._query("mdTextChunk", { startLine, endLine, at });
+      const { text: piece, next } = this._query("mdTextChunk", { ...range, at });
       if (piece !== "") texts.push(piece);
       if (next === null || next === undefined) return texts.join("\n\n");
       at = next;
@@ -263,7 +277,7 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
 
 // A tool call as the model's SDK gives it: an object, or its JSON text.
 function toolCall(value) {
-  return typeof value === "string" ? value : JSON.stringify(value);
+  return typeof value === "string" ? text("the tool call", value) : toJson("the tool call", value);
 }
 
 /**

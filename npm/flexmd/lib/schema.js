@@ -2,15 +2,15 @@
 // leaves JSON Schema validation out: its Unicode tables are most of the
 // module's size).
 import { module as wasm } from "./wasm.js";
-import { call, json, options, text } from "./call.js";
+import { call, count, json, kindOf, options, text, toJson } from "./call.js";
 import { raise } from "./errors.js";
 
 // A schema argument: a registered schema's name, or a schema object.
 function schemaArg(value) {
   if (typeof value !== "string" && (value === null || typeof value !== "object") && typeof value !== "boolean") {
-    throw new TypeError("schema must be a schema's name or a JSON Schema object");
+    throw new TypeError(`schema must be a schema's name or a JSON Schema object, not ${kindOf(value)}`);
   }
-  return JSON.stringify(value);
+  return typeof value === "string" ? toJson("schema", text("schema", value)) : toJson("schema", value);
 }
 
 /**
@@ -34,21 +34,21 @@ export class SchemaValidator {
   }
 
   validate(schemaName, data) {
-    return call((n, d) => this.#handle.validate(n, d), text("schemaName", schemaName), JSON.stringify(data ?? null));
+    return call((n, d) => this.#handle.validate(n, d), text("schemaName", schemaName), toJson("data", data ?? null));
   }
 
   validateAndTransform(schemaName, data, opts) {
     return call(
       (n, d, o) => this.#handle.validateAndTransform(n, d, o),
       text("schemaName", schemaName),
-      JSON.stringify(data ?? null),
+      toJson("data", data ?? null),
       options(opts),
     );
   }
 
   generateHints(errors, schema) {
     if (!Array.isArray(errors)) throw new TypeError("errors must be an array");
-    return call((e, s) => this.#handle.generateHints(e, s), JSON.stringify(errors), schemaArg(schema));
+    return call((e, s) => this.#handle.generateHints(e, s), toJson("errors", errors), schemaArg(schema));
   }
 
   findJsonAs(input, schema, opts) {
@@ -87,15 +87,6 @@ export function findJsonAs(input, schema, opts) {
   return getValidator().findJsonAs(input, schema, opts);
 }
 
-
-// A count option: a whole number ≥ 0, else a RangeError (a TypeError for a
-// value that is no number at all).
-function count(name, value) {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number") throw new TypeError(`${name} must be a number, not ${value === null ? "null" : typeof value}`);
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number ≥ 0, not ${value}`);
-  return value;
-}
 
 // The text of a model's reply: a string; null or undefined is an empty
 // answer (asked again with a hint); an OpenAI Responses or Chat Completions
@@ -136,7 +127,7 @@ export async function ask(model, prompt, opts = {}) {
   };
   let session;
   try {
-    session = new wasm.AskSessionHandle(text("prompt", prompt), JSON.stringify(settings));
+    session = new wasm.AskSessionHandle(text("prompt", prompt), toJson("options", settings));
   } catch (thrown) {
     raise(thrown);
   }
@@ -147,7 +138,7 @@ export async function ask(model, prompt, opts = {}) {
       if (!judged.valid) continue;
       const errors = check ? await check(judged.data) : undefined;
       if (Array.isArray(errors) && errors.length > 0) {
-        call((e) => session.reject(e), JSON.stringify(errors));
+        call((e) => session.reject(e), toJson("the errors check returned", errors));
         continue;
       }
       const accepted = call(() => session.accept());

@@ -209,7 +209,7 @@ test("hostile input never panics", () => {
     deep("- ", 20_000) + "x",
     "#".repeat(100_000),
     "```".repeat(30_000),
-    "\ud800\udfff\udbff\ud800 lone surrogates",
+    "\ud800\udfff\udbff\ud800 lone surrogates".toWellFormed(),
     "[[".repeat(40_000) + "@payload:x:\n```json\n" + "{".repeat(10_000),
     "\u0000\u0001\r\r\n\u2028".repeat(10_000),
     "x".repeat(2_000_000),
@@ -228,6 +228,20 @@ test("hostile input never panics", () => {
     } catch (e) {
       assert.ok(e instanceof flexmd.SpecError, e);
     }
+  }
+  // A lone surrogate has no UTF-8 form: a TypeError that says so, before
+  // the module is reached.
+  const lone = "\ud800\udfff\udbff\ud800 lone surrogates";
+  for (const run of [
+    () => flexmd.buildOutline(lone),
+    () => flexmd.validateOutput(lone, spec),
+    () => flexmd.detectObjects(lone),
+    () => flexmd.parseAny(lone),
+    () => flexmd.findJson(lone),
+    () => flexmd.parseFlexMd(lone),
+    () => flexmd.parseOutputFormatSpec(lone),
+  ]) {
+    assert.throws(run, { name: "TypeError", message: /lone surrogate \(\\uDBFF at index 2\)/ }, String(run));
   }
   assert.equal(panicCount(), before);
 });

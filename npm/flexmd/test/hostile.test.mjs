@@ -177,3 +177,46 @@ test("NestingError is a RangeError with a code", async () => {
   for (let i = 0; i < 126; i++) ok = { a: ok };
   assert.equal(v.validate("o", ok).valid, true);
 });
+
+// What JSON.stringify would change silently (NaN to null, a Set to {}), a
+// lone surrogate (no UTF-8 form) and a count out of range are thrown as
+// JavaScript's own errors, naming the value's place; none reaches the
+// module, and no message names a Rust type.
+test("values JSON has no form for, and counts out of range, are TypeErrors and RangeErrors", async () => {
+  const v = new (await import("flexmd")).SchemaValidator();
+  const flexmd = await import("flexmd");
+  const md = new SpooledMarkdownArtifact("# A\n## B\n");
+  const log = new SpooledArtifact("a\nb\n");
+  const cases = [
+    [() => v.validate("verification", { approved: NaN }), TypeError, "data.approved is NaN, which JSON has no number for"],
+    [() => v.validate("verification", { "a b": [1, { c: -Infinity }] }), TypeError, 'data["a b"][1].c is -Infinity, which JSON has no number for'],
+    [() => v.validate("verification", { files: [new Set(["a.rs"])] }), TypeError, "data.files[0] is a Set, which is not JSON: pass an array (Array.from(set))"],
+    [() => v.validate("verification", new Map()), TypeError, "data is a Map, which is not JSON: pass an object (Object.fromEntries(map))"],
+    [() => v.validate("verification", { n: 10n }), TypeError, "data.n is a BigInt, which JSON has no number for: pass a Number or a string"],
+    [() => v.validate("verification", { note: "cut \ud83d" }), TypeError, "data.note holds a lone surrogate (\\uD83D at index 4), which no UTF-8 text can hold: call .toWellFormed() on it to read it as U+FFFD"],
+    [() => v.validate("verification", { "\udc00x": 1 }), TypeError, 'the key "\\udc00x" in data holds a lone surrogate (\\uDC00 at index 0), which no UTF-8 text can hold: call .toWellFormed() on it to read it as U+FFFD'],
+    [() => flexmd.findJson('{"a": "\ud800"}'), TypeError, "text holds a lone surrogate (\\uD800 at index 7), which no UTF-8 text can hold: call .toWellFormed() on it to read it as U+FFFD"],
+    [() => flexmd.findJson("{}", 3), TypeError, "options must be an object, not a number"],
+    [() => flexmd.findJson("{}", { all: -1 }), flexmd.ArgumentError, "findJson options: `all`: invalid type: integer `-1`, expected a boolean"],
+    [() => v.validateText("{}", { type: "object" }, { strict: NaN }), TypeError, "options.strict is NaN, which JSON has no number for"],
+    [() => flexmd.parseFlexMd("x", { metaAnywhere: 3 }), flexmd.ArgumentError, "parseFlexMd options: `metaAnywhere`: invalid type: integer `3`, expected a boolean"],
+  ];
+  for (const [run, kind, message] of cases) {
+    assert.throws(run, (e) => e instanceof kind && (typeof message === "string" ? e.message === message : message.test(e.message)) && !/usize|u8|i64|f64|line 1 column/.test(e.message), String(run));
+  }
+  const rejected = [
+    [() => log.head(-1), RangeError, "n must be a whole number ≥ 0, not -1"],
+    [() => log.head(NaN), RangeError, "n must be a whole number ≥ 0, not NaN"],
+    [() => log.tail(1.5), RangeError, "n must be a whole number ≥ 0, not 1.5"],
+    [() => log.head("2"), TypeError, "n must be a number, not a string"],
+    [() => log.cat(0, 2 ** 60), RangeError, `end must be a whole number, not ${2 ** 60}`],
+    [() => md.md_headings(9), RangeError, "depth must be 1 to 6, not 9"],
+    [() => md.md_text(-1), RangeError, "startLine must be a whole number ≥ 0, not -1"],
+    [() => md.md_links(0, "3"), TypeError, "endLine must be a number, not a string"],
+  ];
+  for (const [run, kind, message] of rejected) {
+    await assert.rejects(run, (e) => e instanceof kind && e.message === message, String(run));
+  }
+  // Negative indexes count from the end, as Array.prototype.slice does.
+  assert.deepEqual(await log.cat(-2), ["b", ""]);
+});
