@@ -32,7 +32,7 @@ mod server;
 mod transport;
 
 pub use error::ServeError;
-pub use server::{DEFAULT_MAX_OPEN, MIN_RESULT_TOKENS, Options, Server};
+pub use server::{DEFAULT_MAX_OPEN, MIN_RESULT_TOKENS, Options, RESOURCES_PAGE, Server};
 pub use transport::{DEFAULT_MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH};
 
 /// The README's examples, run as doctests.

@@ -33,6 +33,11 @@ pub(crate) const NOTE_TOKENS: usize = 64;
 /// The smallest `max_tokens` a call may give.
 pub const MIN_RESULT_TOKENS: usize = MIN_MAX_TOKENS + NOTE_TOKENS;
 
+/// Resources in one `resources/list` page: the schemas and the open
+/// artifacts (up to [`DEFAULT_MAX_OPEN`]) come a page at a time, each page
+/// with the `nextCursor` that asks for the next.
+pub const RESOURCES_PAGE: usize = 100;
+
 /// The default for [`Options::max_open`].
 pub const DEFAULT_MAX_OPEN: usize = 1000;
 
@@ -807,7 +812,7 @@ impl ServerHandler for Server {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let state = &self.state;
@@ -833,11 +838,41 @@ impl ServerHandler for Server {
                 resources.push(
                     Resource::new(format!("artifact://{}", open.call_id), open.call_id.clone())
                         .with_mime_type("application/json")
-                        .with_description(format!("{}: what it is", open.path.display())),
+                        .with_description(format!(
+                            "{}: its kind, size and the tools that read it",
+                            open.path.display()
+                        )),
                 );
             }
         });
-        Ok(ListResourcesResult::with_all_items(resources))
+        let total = resources.len();
+        // The cursor is the next page's first item: one this list gave
+        // (a later page of a list that has not shrunk below it since).
+        let from = match request.and_then(|r| r.cursor) {
+            None => 0,
+            Some(cursor) => cursor
+                .parse::<usize>()
+                .ok()
+                .filter(|&from| from > 0 && from < total)
+                .ok_or_else(|| {
+                    ErrorData::invalid_params(
+                        format!(
+                            "the cursor {cursor:?} is not one resources/list gave, or the list \
+                             has shrunk below it since: list again without a cursor"
+                        ),
+                        None,
+                    )
+                })?,
+        };
+        let page: Vec<Resource> = resources
+            .into_iter()
+            .skip(from)
+            .take(RESOURCES_PAGE)
+            .collect();
+        let mut result = ListResourcesResult::with_all_items(page);
+        result.next_cursor =
+            (from + RESOURCES_PAGE < total).then(|| (from + RESOURCES_PAGE).to_string());
+        Ok(result)
     }
 
     async fn read_resource(

@@ -468,3 +468,54 @@ async fn a_cancelled_call_gets_no_answer_and_the_server_goes_on() {
     );
     client.close().await;
 }
+
+/// `resources/list` comes a page at a time: the schemas and 150 open
+/// files are 100, then the rest with no `nextCursor`; a cursor the list
+/// did not give is -32602, saying to list again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_come_a_page_at_a_time() {
+    let dir = fixture();
+    for i in 0..150 {
+        std::fs::write(dir.path().join(format!("root/f{i:03}.txt")), "x\n").unwrap();
+    }
+    let mut client = Client::start(options(dir.path())).await;
+    for i in 0..150 {
+        let opened = client
+            .call("artifact_open", json!({"path": format!("f{i:03}.txt")}))
+            .await;
+        assert_ne!(opened["isError"], json!(true), "{opened}");
+    }
+    let schemas = flexmd_schema::Registry::new().summaries().len();
+    let first = client.request("resources/list", json!({})).await;
+    let page = first["result"]["resources"].as_array().unwrap();
+    assert_eq!(page.len(), flexmd_mcp::RESOURCES_PAGE);
+    assert_eq!(first["result"]["nextCursor"], json!("100"));
+    let second = client
+        .request("resources/list", json!({"cursor": "100"}))
+        .await;
+    let rest = second["result"]["resources"].as_array().unwrap();
+    assert_eq!(rest.len(), schemas + 150 - 100);
+    assert_eq!(second["result"].get("nextCursor"), None);
+    let uris: Vec<&str> = page
+        .iter()
+        .chain(rest)
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(uris.last(), Some(&"artifact://f149.txt"));
+    assert_eq!(
+        uris.iter().filter(|u| u.starts_with("artifact://")).count(),
+        150
+    );
+    for cursor in ["99999", "abc", "0"] {
+        let refused = client
+            .request("resources/list", json!({"cursor": cursor}))
+            .await;
+        assert_eq!(refused["error"]["code"], json!(-32602), "{refused}");
+        assert_eq!(
+            refused["error"]["message"],
+            json!(format!(
+                "the cursor \"{cursor}\" is not one resources/list gave, or the list has shrunk below it since: list again without a cursor"
+            ))
+        );
+    }
+}
