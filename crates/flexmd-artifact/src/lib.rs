@@ -12,6 +12,7 @@
 //! ```
 
 mod artifact;
+mod autolink;
 mod call;
 mod cancel;
 mod error;

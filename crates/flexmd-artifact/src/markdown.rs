@@ -808,7 +808,31 @@ impl SpooledMarkdownArtifact {
         let text = String::from_utf8_lossy(self.base.reader().byte_range(range));
         // Open links/images: (url, title, text so far).
         let mut open: Vec<(String, Option<String>, String, bool)> = Vec::new();
+        // The text node being read outside links and code, for GFM
+        // autolink literals (`https://…`, `www.…`, e-mail addresses).
+        let mut plain = String::new();
+        let mut in_code = false;
         for event in parser(&text, &self.index().definitions, frontmatter) {
+            if !images {
+                match &event {
+                    Event::Text(t) if open.is_empty() && !in_code => plain.push_str(t),
+                    Event::SoftBreak if open.is_empty() => plain.push('\n'),
+                    _ => {
+                        if !plain.is_empty() {
+                            crate::autolink::literal_links(&plain, out);
+                            plain.clear();
+                        }
+                    }
+                }
+                match &event {
+                    Event::Start(Tag::CodeBlock(_)) => in_code = true,
+                    Event::End(TagEnd::CodeBlock) => in_code = false,
+                    _ => {}
+                }
+            }
+            if out.len() >= limit {
+                break;
+            }
             match event {
                 Event::Start(Tag::Link {
                     dest_url, title, ..
@@ -844,6 +868,10 @@ impl SpooledMarkdownArtifact {
                 _ => {}
             }
         }
+        if !plain.is_empty() && out.len() < limit {
+            crate::autolink::literal_links(&plain, out);
+        }
+        out.truncate(limit);
     }
 }
 

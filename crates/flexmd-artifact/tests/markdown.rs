@@ -255,3 +255,42 @@ fn md_text_by_chunks_over_pieces_cut_at_blank_lines() {
     assert_eq!(starts, [58_900]);
     assert_eq!(texts.join("\n\n"), a.md_text(None, None));
 }
+
+/// Bare URLs, `www.` links and e-mail addresses in text are links, as
+/// remark-gfm reads them; in code and in a link's text they are not.
+#[test]
+fn autolink_literals_are_links() {
+    let doc = SpooledMarkdownArtifact::new(MemoryReader::new(
+        "# Notes\n\nFixed in https://github.com/acme/widget/pull/42 (see www.acme.io/blog).\n\
+         Mail support@acme.io.\n\n`https://code.example` and [docs https://x.io](https://docs.acme.io)\n\n\
+         ```\nhttps://fenced.example\n```\n",
+    ));
+    let links: Vec<(String, String)> = doc
+        .md_links(None, None)
+        .into_iter()
+        .map(|l| (l.text, l.url))
+        .collect();
+    let expected = [
+        (
+            "https://github.com/acme/widget/pull/42",
+            "https://github.com/acme/widget/pull/42",
+        ),
+        ("www.acme.io/blog", "http://www.acme.io/blog"),
+        ("support@acme.io", "mailto:support@acme.io"),
+        ("docs https://x.io", "https://docs.acme.io"),
+    ]
+    .map(|(t, u)| (t.to_owned(), u.to_owned()));
+    assert_eq!(links, expected);
+    // A chunk at a time gives the same.
+    let mut chunked = Vec::new();
+    let mut at = None;
+    loop {
+        let chunk = doc.md_links_chunk(None, None, at, 1);
+        chunked.extend(chunk.items.into_iter().map(|l| (l.text, l.url)));
+        match chunk.next {
+            Some(next) => at = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(chunked, expected);
+}
