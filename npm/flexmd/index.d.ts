@@ -465,9 +465,49 @@ export interface ArtifactOptions {
  * empty last line); `cat` and `slice`-style ranges count from 0, negative
  * from the end.
  */
+/** The ADK's `SpoolReader`, as far as flexmd reads it: its whole content. */
+export interface SpoolReader {
+  readAll(): Promise<string | Uint8Array | ArrayBuffer> | string | Uint8Array | ArrayBuffer;
+}
+
+/** A class that makes artifacts: `SpooledArtifact` or one extending it. */
+export type SpooledArtifactConstructor<A extends SpooledArtifact = SpooledArtifact> = new (
+  text: string,
+  ...rest: any[]
+) => A;
+
+/** One tool an artifact class surfaces, as the ADK describes it. */
+export interface ToolMethodDescriptor {
+  /** The tool's name (`artifact_head`). */
+  readonly name: string;
+  /** The artifact method it calls (`head`, `json_get`, `md_sections`). */
+  readonly method: string;
+  readonly description: string;
+  /** The JSON Schema of its arguments, without `callId` (which `forgeTools` adds). */
+  readonly argsSchema: Record<string, unknown>;
+}
+
+/**
+ * A tool's return value as the model reads it (the ADK's `defaultSerialise`):
+ * a string as it is, strings one per line, a number in decimal, else 2-space
+ * JSON; `(empty list)`, `(undefined)`, `(1 empty line)` where the ADK gives
+ * nothing.
+ */
+export function defaultSerialise(result: unknown): string;
+
 export class SpooledArtifact {
   constructor(text: string, options?: ArtifactOptions | string);
   static isSpooledArtifact(value: unknown): value is SpooledArtifact;
+  /** Whether `value` is `SpooledArtifact` or a class extending it (also from another copy of the package). */
+  static isSpooledArtifactConstructor(value: unknown): value is SpooledArtifactConstructor;
+  /** An artifact (of the class it is called on) over what `reader.readAll()` gives. */
+  static fromReader<T extends SpooledArtifact>(
+    this: new (text: string, options?: any) => T,
+    reader: SpoolReader,
+    options?: ArtifactOptions | string,
+  ): Promise<T>;
+  /** The line tools (`artifact_head`, …); each class lists only its own. */
+  static readonly toolMethods: ReadonlyArray<ToolMethodDescriptor>;
   readonly callId: string;
   readonly kind: ArtifactKind;
   head(n?: number): Promise<string[]>;
@@ -492,6 +532,8 @@ export class SpooledArtifact {
 export class SpooledJsonArtifact<T = unknown> extends SpooledArtifact {
   constructor(text: string, format?: JsonArtifactFormat | ArtifactOptions);
   static isSpooledJsonArtifact(value: unknown): value is SpooledJsonArtifact;
+  /** The JSON tools (`artifact_json_get`, …). */
+  static readonly toolMethods: ReadonlyArray<ToolMethodDescriptor>;
   json_type(): Promise<JsonArtifactFormat>;
   json_keys(): Promise<string[] | undefined>;
   json_length(): Promise<number>;
@@ -538,6 +580,8 @@ export interface MarkdownImage {
 export class SpooledMarkdownArtifact extends SpooledArtifact {
   constructor(text: string, options?: ArtifactOptions | string);
   static isSpooledMarkdownArtifact(value: unknown): value is SpooledMarkdownArtifact;
+  /** The Markdown tools (`artifact_md_sections`, …). */
+  static readonly toolMethods: ReadonlyArray<ToolMethodDescriptor>;
   md_frontmatter(): Promise<Record<string, unknown> | undefined>;
   md_headings(depth?: 1 | 2 | 3 | 4 | 5 | 6): Promise<MarkdownHeadingEntry[]>;
   md_code_blocks(lang?: string): Promise<MarkdownCodeEntry[]>;

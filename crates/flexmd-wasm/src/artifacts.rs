@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use flexmd_artifact::{
-    Artifact, ArtifactError, Encoding, GrepFlags, GrepPattern, MemoryReader, ReadAs,
-    SpooledJsonArtifact, SpooledMarkdownArtifact, ToolCall, forge_tools, tool_calls,
+    Artifact, ArtifactError, ArtifactKind, Encoding, GrepFlags, GrepPattern, MemoryReader, ReadAs,
+    SpooledJsonArtifact, SpooledMarkdownArtifact, ToolCall, default_serialise, forge_tools,
+    tool_calls, tool_catalogue,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -30,6 +31,71 @@ fn artifact_error(error: &ArtifactError) -> BindingError {
         message: error.to_string(),
         details: None,
     }
+}
+
+/// The tools one artifact class surfaces, as the ADK's `toolMethods`
+/// descriptors `{name, method, description, argsSchema}` — the schema
+/// without `callId`, which `forgeTools` adds — for `reads`: `text` (the
+/// line tools every artifact has), `json` or `markdown` (each class lists
+/// only its own).
+pub(crate) fn tool_methods(reads: &str) -> Outcome {
+    let family = match reads {
+        "text" => None,
+        "json" => Some(ArtifactKind::Json),
+        "markdown" => Some(ArtifactKind::Markdown),
+        other => {
+            return Err(argument_error(format!(
+                "toolMethods: `{other}` is not text, json or markdown"
+            )));
+        }
+    };
+    let methods: Vec<Value> = tool_catalogue()
+        .into_iter()
+        .filter(|tool| tool.reads == family)
+        .map(|tool| {
+            let name = tool.definition.name;
+            let mut args = tool.definition.parameters;
+            if let Some(properties) = args.get_mut("properties").and_then(Value::as_object_mut) {
+                properties.remove("callId");
+            }
+            if let Some(required) = args.get_mut("required").and_then(Value::as_array_mut) {
+                required.retain(|r| r != "callId");
+            }
+            serde_json::json!({
+                "name": name,
+                "method": method_of(&name),
+                "description": tool.definition.description,
+                "argsSchema": args,
+            })
+        })
+        .collect();
+    Ok(Value::Array(methods))
+}
+
+/// The artifact method a tool calls, as the JavaScript classes name it:
+/// `artifact_byte_length` is `byteLength`, `artifact_json_get` `json_get`.
+fn method_of(tool: &str) -> String {
+    let method = tool.strip_prefix("artifact_").unwrap_or(tool);
+    if method.starts_with("json_") || method.starts_with("md_") {
+        return method.to_owned();
+    }
+    let mut words = method.split('_');
+    let mut out = words.next().unwrap_or_default().to_owned();
+    for word in words {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    out
+}
+
+/// A tool's return value (JSON) as the model reads it: the ADK's
+/// `defaultSerialise`, saying so where it would answer with nothing.
+pub(crate) fn serialise(value: &str) -> Outcome {
+    let value: Value = from_json("defaultSerialise value", value)?;
+    Ok(Value::String(default_serialise(&value)))
 }
 
 /// One artifact: the text, how it is read, and the id tool calls name it by.
@@ -392,6 +458,59 @@ impl ToolBox {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_methods_are_the_adk_descriptors_without_call_id() {
+        let base = tool_methods("text").unwrap();
+        let names: Vec<(&str, &str)> = base
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["name"].as_str().unwrap(), d["method"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("artifact_head", "head"),
+                ("artifact_tail", "tail"),
+                ("artifact_grep", "grep"),
+                ("artifact_cat", "cat"),
+                ("artifact_byte_length", "byteLength"),
+                ("artifact_line_count", "lineCount"),
+                ("artifact_estimate_tokens", "estimateTokens"),
+            ]
+        );
+        let grep = &base[2]["argsSchema"];
+        assert_eq!(grep["required"], serde_json::json!(["pattern"]));
+        assert!(grep["properties"].get("callId").is_none());
+        let json = tool_methods("json").unwrap();
+        assert_eq!(json[0]["method"], "json_type");
+        let markdown = tool_methods("markdown").unwrap();
+        assert_eq!(markdown[0]["method"], "md_frontmatter");
+        let wrong = tool_methods("yaml").unwrap_err();
+        assert_eq!(
+            wrong.message,
+            "toolMethods: `yaml` is not text, json or markdown"
+        );
+    }
+
+    #[test]
+    fn values_serialise_as_the_adk_does() {
+        for (value, text) in [
+            (r#""as is""#, "as is"),
+            (r#"["a", "b"]"#, "a\nb"),
+            ("42", "42"),
+            (r#"{"a": 1}"#, "{\n  \"a\": 1\n}"),
+            ("[]", "(empty list)"),
+            ("null", "(undefined)"),
+        ] {
+            assert_eq!(
+                serialise(value).unwrap(),
+                Value::String(text.to_owned()),
+                "{value}"
+            );
+        }
+    }
 
     #[test]
     fn queries_read_each_kind() {

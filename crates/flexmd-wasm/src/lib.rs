@@ -307,6 +307,21 @@ impl ArtifactExport {
     }
 }
 
+/// The `toolMethods` descriptors of an artifact class (`text`, `json`,
+/// `markdown`).
+#[cfg(feature = "artifacts")]
+#[wasm_bindgen(js_name = toolMethods)]
+pub fn tool_methods(reads: &str) -> String {
+    envelope(artifacts::tool_methods(reads))
+}
+
+/// A tool's return value (JSON text) as the model reads it.
+#[cfg(feature = "artifacts")]
+#[wasm_bindgen(js_name = defaultSerialise)]
+pub fn default_serialise(value: &str) -> String {
+    envelope(artifacts::serialise(value))
+}
+
 /// The tools forged over artifacts, for the package's `forgeTools`.
 #[cfg(feature = "artifacts")]
 #[wasm_bindgen]

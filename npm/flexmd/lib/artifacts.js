@@ -7,6 +7,33 @@ import { call, count, index, kindOf, options, text, toJson } from "./call.js";
 
 const HANDLE = Symbol("flexmd artifact");
 
+// What a class's prototype has when it is an artifact class from another
+// copy of the package.
+const ARTIFACT_METHODS = ["head", "tail", "grep", "cat", "byteLength", "lineCount", "estimateTokens"];
+
+// Each class's tool descriptors, read from the module once and frozen.
+const TOOL_METHODS = new Map();
+
+function toolMethodsOf(reads) {
+  let methods = TOOL_METHODS.get(reads);
+  if (methods === undefined) {
+    methods = Object.freeze(call((r) => wasm.toolMethods(r), reads).map((d) => Object.freeze(d)));
+    TOOL_METHODS.set(reads, methods);
+  }
+  return methods;
+}
+
+/**
+ * A tool's return value as the model reads it (the ADK's
+ * `defaultSerialise`): a string as it is, a list of strings one per line,
+ * a number in decimal, anything else as 2-space JSON — and where the ADK
+ * would answer with nothing, words that say so: `(empty list)` for `[]`,
+ * `(undefined)` for `undefined` or `null`, `(1 empty line)` for `[""]`.
+ */
+export function defaultSerialise(result) {
+  return call((v) => wasm.defaultSerialise(v), toJson("result", result ?? null));
+}
+
 // A heading depth, 1 to 6, or undefined for every depth.
 function depthArg(value) {
   if (value === undefined) return undefined;
@@ -70,6 +97,44 @@ export class SpooledArtifact {
 
   static isSpooledArtifact(value) {
     return value instanceof SpooledArtifact;
+  }
+
+  /**
+   * Whether `value` is SpooledArtifact or a class extending it: by the
+   * prototype chain, else (a class from another copy of the package or
+   * another realm) by the artifact methods its prototype has.
+   */
+  static isSpooledArtifactConstructor(value) {
+    if (typeof value !== "function" || value.prototype === undefined || value.prototype === null) return false;
+    if (value === SpooledArtifact || value.prototype instanceof SpooledArtifact) return true;
+    return ARTIFACT_METHODS.every((name) => typeof value.prototype[name] === "function");
+  }
+
+  /**
+   * An artifact over what `reader.readAll()` gives (a string, or UTF-8
+   * bytes: a Uint8Array or ArrayBuffer, read leniently) — the ADK's
+   * `SpoolReader`, read once into the module; `options` as the
+   * constructor takes them. On a subclass, an artifact of that class.
+   */
+  static async fromReader(reader, options) {
+    if (reader === null || typeof reader !== "object" || typeof reader.readAll !== "function") {
+      throw new TypeError(`reader must be a SpoolReader (an object with readAll()), not ${kindOf(reader)}`);
+    }
+    const content = await reader.readAll();
+    let input;
+    if (typeof content === "string") input = content;
+    else if (content instanceof Uint8Array || content instanceof ArrayBuffer) input = new TextDecoder().decode(content);
+    else throw new TypeError(`reader.readAll() must give a string or bytes, not ${kindOf(content)}`);
+    return new this(input, options);
+  }
+
+  /**
+   * The tools this class surfaces (`forgeTools`), as the ADK's
+   * descriptors `{ name, method, description, argsSchema }`; each class
+   * lists only its own (the line tools here). Frozen.
+   */
+  static get toolMethods() {
+    return toolMethodsOf("text");
   }
 
   get callId() {
@@ -171,6 +236,11 @@ export class SpooledJsonArtifact extends SpooledArtifact {
     return value instanceof SpooledJsonArtifact;
   }
 
+  /** The JSON tools (`artifact_json_get`, …), as `SpooledArtifact.toolMethods` gives the line tools. */
+  static get toolMethods() {
+    return toolMethodsOf("json");
+  }
+
   async json_type() {
     return this._query("json_type");
   }
@@ -210,6 +280,11 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
 
   static isSpooledMarkdownArtifact(value) {
     return value instanceof SpooledMarkdownArtifact;
+  }
+
+  /** The Markdown tools (`artifact_md_sections`, …), as `SpooledArtifact.toolMethods` gives the line tools. */
+  static get toolMethods() {
+    return toolMethodsOf("markdown");
   }
 
   async md_frontmatter() {

@@ -177,3 +177,58 @@ test("hostile artifacts and queries never panic", async () => {
   assert.throws(() => tools.callPage({ name: "artifact_cat", arguments: { callId: "artifact" } }, { cursor: "garbage" }), ToolCallError);
   assert.equal(panicCount(), before);
 });
+
+test("the ADK's statics: toolMethods, isSpooledArtifactConstructor, fromReader, defaultSerialise", async () => {
+  const { defaultSerialise } = await import("flexmd");
+  // Each class lists only its own tools, as the ADK's descriptors.
+  assert.deepEqual(
+    SpooledArtifact.toolMethods.map((d) => [d.name, d.method]),
+    [
+      ["artifact_head", "head"],
+      ["artifact_tail", "tail"],
+      ["artifact_grep", "grep"],
+      ["artifact_cat", "cat"],
+      ["artifact_byte_length", "byteLength"],
+      ["artifact_line_count", "lineCount"],
+      ["artifact_estimate_tokens", "estimateTokens"],
+    ],
+  );
+  assert.deepEqual(SpooledArtifact.toolMethods[2].argsSchema.required, ["pattern"]);
+  assert.equal(SpooledArtifact.toolMethods[2].argsSchema.properties.callId, undefined);
+  assert.ok(Object.isFrozen(SpooledArtifact.toolMethods) && Object.isFrozen(SpooledArtifact.toolMethods[0]));
+  assert.ok(SpooledJsonArtifact.toolMethods.every((d) => d.name.startsWith("artifact_json_") && d.method.startsWith("json_")));
+  assert.ok(SpooledMarkdownArtifact.toolMethods.some((d) => d.name === "artifact_md_sections" && d.method === "md_sections"));
+  // Every descriptor names a method the class has.
+  for (const cls of [SpooledArtifact, SpooledJsonArtifact, SpooledMarkdownArtifact]) {
+    for (const d of cls.toolMethods) assert.equal(typeof cls.prototype[d.method], "function", d.method);
+  }
+
+  class MyArtifact extends SpooledMarkdownArtifact {}
+  assert.equal(SpooledArtifact.isSpooledArtifactConstructor(SpooledArtifact), true);
+  assert.equal(SpooledArtifact.isSpooledArtifactConstructor(MyArtifact), true);
+  // A class from another copy of the package, by its methods.
+  class Foreign {}
+  for (const m of ["head", "tail", "grep", "cat", "byteLength", "lineCount", "estimateTokens"]) Foreign.prototype[m] = () => {};
+  assert.equal(SpooledArtifact.isSpooledArtifactConstructor(Foreign), true);
+  for (const value of [new SpooledArtifact("x"), class {}, () => {}, null, "SpooledArtifact"]) {
+    assert.equal(SpooledArtifact.isSpooledArtifactConstructor(value), false, String(value));
+  }
+
+  const md = await MyArtifact.fromReader({ readAll: async () => new TextEncoder().encode("# A\n## B\n") }, "doc");
+  assert.ok(md instanceof MyArtifact);
+  assert.equal(md.callId, "doc");
+  assert.deepEqual((await md.md_headings()).map((h) => h.text), ["A", "B"]);
+  const log = await SpooledArtifact.fromReader({ readAll: () => "a\nb" });
+  assert.deepEqual(await log.tail(1), ["b"]);
+  await assert.rejects(SpooledArtifact.fromReader({}), { name: "TypeError", message: "reader must be a SpoolReader (an object with readAll()), not object" });
+  await assert.rejects(SpooledArtifact.fromReader({ readAll: () => 3 }), { name: "TypeError", message: "reader.readAll() must give a string or bytes, not a number" });
+
+  // The CLI's tool results read the same way.
+  assert.equal(defaultSerialise("as is"), "as is");
+  assert.equal(defaultSerialise(["a", "b"]), "a\nb");
+  assert.equal(defaultSerialise(42), "42");
+  assert.equal(defaultSerialise({ a: [1] }), '{\n  "a": [\n    1\n  ]\n}');
+  assert.equal(defaultSerialise([]), "(empty list)");
+  assert.equal(defaultSerialise(undefined), "(undefined)");
+  assert.equal(defaultSerialise([""]), "(1 empty line)");
+});

@@ -16,6 +16,7 @@ test("the core entry point has every function but the artifacts", () => {
     "SpooledJsonArtifact",
     "SpooledMarkdownArtifact",
     "ask",
+    "defaultSerialise",
     "findJsonAs",
     "forgeTools",
     "getValidator",

@@ -102,6 +102,8 @@ import {
   SpooledArtifact,
   SpooledJsonArtifact,
   SpooledMarkdownArtifact,
+  type ToolMethodDescriptor,
+  defaultSerialise,
   forgeTools,
 } from "flexmd";
 
@@ -116,6 +118,11 @@ async function artifacts(): Promise<void> {
   const text: string = tools.call({ name: "artifact_head", arguments: { callId: "log" } });
   const page = tools.callPage({ name: "artifact_cat", arguments: { callId: "log" } }, { maxTokens: 100 });
   console.log(lines, first?.id, sections, text, page.cursor, await log.estimateTokens("cl100k_base"));
+  const fromReader: SpooledMarkdownArtifact = await SpooledMarkdownArtifact.fromReader({ readAll: async () => "# A\n" });
+  const descriptors: ReadonlyArray<ToolMethodDescriptor> = SpooledJsonArtifact.toolMethods;
+  const isClass: boolean = SpooledArtifact.isSpooledArtifactConstructor(SpooledMarkdownArtifact);
+  const serialised: string = defaultSerialise(["a", "b"]);
+  console.log(fromReader.kind, descriptors[0]?.method, isClass, serialised);
 }
 void artifacts();
 
