@@ -9,3 +9,4 @@ use(glue);
 
 export * from "./lib/errors.js";
 export * from "./lib/api.js";
+export * from "./lib/stream.js";

@@ -19,4 +19,7 @@ export {
   parseFlexMd, stringifyFlexMd, parseOutputFormatSpec, stringifyOutputFormatSpec, enrichInstructions, prompt,
   makeDefaultOfs, jsonSchema, buildOutline, renderOutline, validateOutput, extractOutput, check, detectObjects,
   parseAny, findJson,
+  // streaming
+  type StreamEvent, type StreamingExtractorOptions, type JsonPatchOperation, type JsonStreamUpdate,
+  type JsonStreamFinished, type TextSource, StreamingExtractor, StreamingJson, streamOutput, streamJson,
 } from "./index.js";

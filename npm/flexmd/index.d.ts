@@ -446,6 +446,80 @@ export interface FittedJson {
   preset: "strict" | "standard" | "salvage";
 }
 
+// ---- Streaming ---------------------------------------------------------------
+
+/** An event of `flexmd extract --stream`; `violation` carries an `Issue` (UTF-16 offsets into the whole answer). */
+export type StreamEvent =
+  | { event: "section_started"; name: string; [key: string]: unknown }
+  | { event: "section_delta"; name: string; text: string; [key: string]: unknown }
+  | { event: "section_completed"; name: string; [key: string]: unknown }
+  | { event: "list_item" | "table_row" | "payload_completed"; [key: string]: unknown }
+  | ({ event: "violation" } & Issue)
+  | { event: "finished"; report: ValidationReport; result: ExtractedResult | Record<string, unknown> };
+
+export interface StreamingExtractorOptions {
+  /** Warnings count as errors in the final report. */
+  strict?: boolean;
+  /** The final `result` as the plain object keyed by section name. */
+  asJson?: boolean;
+  /** Read lists in prose sections too. */
+  listsInProse?: boolean;
+}
+
+/** An answer checked and extracted along a spec while it streams in. */
+export class StreamingExtractor {
+  constructor(spec: SpecInput, options?: StreamingExtractorOptions);
+  /** The events the piece settled. */
+  push(piece: string): StreamEvent[];
+  /** The last events, then `finished`; pushing after it is a `FlexmdError`. */
+  finish(): StreamEvent[];
+  /** Everything pushed so far. */
+  readonly text: string;
+  /** A prompt asking the model to write a violation's section again. */
+  correction(issue: Issue): string | undefined;
+}
+
+export type JsonPatchOperation = { op: "add" | "replace"; path: string; value: unknown } | { op: "remove"; path: string };
+
+export interface JsonStreamUpdate {
+  event: "update";
+  patches: JsonPatchOperation[];
+  /** Paths completed by this piece, innermost first. */
+  done: string[];
+  cursor: { path: string; state: "partial" | "pending" } | null;
+  restarted?: true;
+}
+
+export interface JsonStreamFinished {
+  event: "finished";
+  patches: JsonPatchOperation[];
+  /** What `findJson` gives for the whole text (null when there is none). */
+  value: unknown;
+  /** With `{ repairs: true }`: `findJson`'s details. */
+  found?: FoundJson | null;
+}
+
+/** The JSON in an answer while it streams in: a partial value that only grows. */
+export class StreamingJson {
+  constructor();
+  push(piece: string): JsonStreamUpdate | null;
+  readonly value: unknown;
+  state(pointer: string): "pending" | "partial" | "done" | undefined;
+  finish(options?: { repairs?: boolean }): JsonStreamFinished;
+}
+
+/** Text as it arrives: a ReadableStream or (async) iterable of strings, UTF-8 bytes, or provider SDK chunks (OpenAI Chat Completions, OpenAI Responses events, Anthropic message-stream events). */
+export type TextSource =
+  | ReadableStream<string | Uint8Array | object>
+  | AsyncIterable<string | Uint8Array | object>
+  | Iterable<string | Uint8Array | object>;
+
+/** `source` read through a `StreamingExtractor`: each event as it settles, `finished` last. */
+export function streamOutput(source: TextSource, spec: SpecInput, options?: StreamingExtractorOptions): AsyncGenerator<StreamEvent>;
+
+/** `source` read through a `StreamingJson`: each update, `finished` last. */
+export function streamJson(source: TextSource, options?: { repairs?: boolean }): AsyncGenerator<JsonStreamUpdate | JsonStreamFinished>;
+
 // ---- Artifacts and tools ----------------------------------------------------
 
 export type TokenEncoding = "o200k_base" | "cl100k_base" | "p50k_base" | "r50k_base" | "gpt2";

@@ -10,5 +10,6 @@ use(glue);
 
 export * from "./lib/errors.js";
 export * from "./lib/api.js";
+export * from "./lib/stream.js";
 export * from "./lib/schema.js";
 export * from "./lib/artifacts.js";

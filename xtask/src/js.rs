@@ -180,6 +180,7 @@ pub(crate) fn playground() -> Result<PathBuf> {
         "lib/wasm.js",
         "lib/call.js",
         "lib/api.js",
+        "lib/stream.js",
         "pkg/flexmd_core.js",
         "pkg/flexmd_core_bg.wasm",
     ] {

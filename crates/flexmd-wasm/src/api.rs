@@ -132,7 +132,7 @@ pub(crate) fn to_value<T: serde::Serialize>(value: &T) -> Outcome {
 }
 
 /// A spec from either form: the Markdown block, or OutputFormatSpec JSON.
-fn read_spec(spec: &str) -> Result<OutputFormatSpec, BindingError> {
+pub(crate) fn read_spec(spec: &str) -> Result<OutputFormatSpec, BindingError> {
     flexmd_ofs::read_spec(spec)
         .map(|parsed| parsed.value)
         .map_err(|e| spec_error(spec, &e))

@@ -18,6 +18,7 @@ mod api;
 mod artifacts;
 #[cfg(feature = "schema")]
 mod schema;
+mod stream;
 
 use std::cell::{Cell, RefCell};
 
@@ -304,6 +305,81 @@ impl ArtifactExport {
     /// Runs one of the artifact's methods.
     pub fn query(&self, method: &str, args: &str) -> String {
         envelope(self.0.query(method, args))
+    }
+}
+
+/// An answer checked and extracted while it streams in, for the
+/// package's `StreamingExtractor` (each method returns one JSON text).
+#[wasm_bindgen]
+pub struct StreamingExtractorHandle(stream::Extractor);
+
+#[wasm_bindgen]
+impl StreamingExtractorHandle {
+    /// A stream over a spec (the envelope's error for a bad spec or options).
+    pub fn open(spec: &str, options: &str) -> Result<StreamingExtractorHandle, String> {
+        stream::Extractor::new(spec, options)
+            .map(Self)
+            .map_err(|e| envelope(Err(e)))
+    }
+
+    /// The events the next piece settled.
+    pub fn push(&mut self, text: &str) -> String {
+        envelope(self.0.push(text))
+    }
+
+    /// The last events and `finished`.
+    pub fn finish(&mut self) -> String {
+        envelope(self.0.finish())
+    }
+
+    /// Everything pushed so far.
+    pub fn text(&self) -> String {
+        envelope(self.0.text())
+    }
+
+    /// A prompt to write a violation's section again.
+    pub fn correction(&self, issue: &str) -> String {
+        envelope(self.0.correction(issue))
+    }
+}
+
+/// The JSON in an answer while it streams in, for the package's
+/// `StreamingJson`.
+#[wasm_bindgen]
+pub struct StreamingJsonHandle(stream::Json);
+
+#[wasm_bindgen]
+impl StreamingJsonHandle {
+    /// A stream before any text.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Self {
+        Self(stream::Json::new())
+    }
+
+    /// The update the next piece made (`null`: none).
+    pub fn push(&mut self, text: &str) -> String {
+        envelope(self.0.push(text))
+    }
+
+    /// The partial value so far.
+    pub fn value(&self) -> String {
+        envelope(self.0.value())
+    }
+
+    /// How far a JSON Pointer is read.
+    pub fn state(&self, pointer: &str) -> String {
+        envelope(self.0.state(pointer))
+    }
+
+    /// The `finished` event.
+    pub fn finish(&mut self, repairs: bool) -> String {
+        envelope(self.0.finish(repairs))
+    }
+}
+
+impl Default for StreamingJsonHandle {
+    fn default() -> Self {
+        Self::new()
     }
 }
 

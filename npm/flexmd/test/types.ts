@@ -126,6 +126,25 @@ async function artifacts(): Promise<void> {
 }
 void artifacts();
 
+// Streaming, from any source of text.
+import { type JsonStreamFinished, type JsonStreamUpdate, type StreamEvent, StreamingExtractor, StreamingJson, streamJson, streamOutput } from "flexmd";
+
+async function streams(textStream: AsyncIterable<string>, body: ReadableStream<Uint8Array>): Promise<void> {
+  const extractor = new StreamingExtractor("- Summary — prose\n", { asJson: true });
+  const events: StreamEvent[] = [...extractor.push("## Summary\nok\n"), ...extractor.finish()];
+  for await (const event of streamOutput(textStream, "- Summary — prose\n")) {
+    if (event.event === "violation") console.log(event.span.start, extractor.correction(event));
+  }
+  const json = new StreamingJson();
+  const update: JsonStreamUpdate | null = json.push('{"a": 1');
+  for await (const item of streamJson(body, { repairs: true })) {
+    const last: JsonStreamUpdate | JsonStreamFinished = item;
+    console.log(last.event);
+  }
+  console.log(events.length, update?.patches, json.state(""), json.value);
+}
+void streams;
+
 // The core entry point has the same names.
 import * as core from "flexmd/core";
 const coreReport: ValidationReport = core.validateOutput("## A\n", core.makeDefaultOfs());

@@ -223,7 +223,7 @@ class StreamingExtractor:
     >>> spec = Spec.parse("- Summary — prose\n- Risks — list\n")
     >>> stream = spec.stream()
     >>> [e["event"] for e in stream.push("## Summary\nFine.\n## Risks\n- a\n")]
-    ['section_started', 'section_delta', 'section_completed', 'section_started']
+    ['section_started', 'section_delta', 'section_completed', 'section_started', 'section_delta']
     >>> stream.finish()[-1]["report"]["ok"]
     True
     """
