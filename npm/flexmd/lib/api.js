@@ -69,9 +69,3 @@ export function parseAny(input) {
 export function findJson(input, opts) {
   return call(wasm.findJson, text("text", input), options(opts));
 }
-
-// For the package's tests: a panic raised on purpose, to check that it
-// becomes a PanicError and that the module keeps working after it.
-export function __panicForTests() {
-  return call(wasm.panicForTests);
-}

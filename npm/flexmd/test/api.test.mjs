@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 
 import * as flexmd from "flexmd";
 import { panicCount } from "../pkg/flexmd_wasm.js";
+import { __panicForTests } from "../lib/testing.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
@@ -193,7 +194,7 @@ test("errors are Error subclasses with a code and details", () => {
 
 test("a panic becomes a PanicError and the module keeps working", () => {
   assert.throws(
-    () => flexmd.__panicForTests(),
+    () => __panicForTests(),
     (e) => e instanceof flexmd.PanicError && e.code === "panic" && /already (mutably )?borrowed/.test(e.message),
   );
   assert.deepEqual(flexmd.findJson('{"still": "working"}'), { still: "working" });

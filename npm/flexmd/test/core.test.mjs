@@ -3,7 +3,7 @@
 // process keep working.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 
 import * as core from "flexmd/core";
 import * as full from "flexmd";
@@ -35,4 +35,16 @@ test("the core module is much smaller than the full one", () => {
   const [coreBytes, fullBytes] = [size("flexmd_core"), size("flexmd_wasm")];
   console.log(`core module ${coreBytes} bytes, full module ${fullBytes} bytes`);
   assert.ok(coreBytes * 5 < fullBytes, `${coreBytes} vs ${fullBytes}`);
+});
+
+// The entry points export the API only, and the TypeScript usage file that
+// `tsc --strict` checks touches every export of both.
+test("every export is public API, and types.ts uses each one", async () => {
+  const usage = readFileSync(new URL("./types.ts", import.meta.url), "utf8");
+  for (const [entry, names] of [["flexmd", Object.keys(full)], ["flexmd/core", Object.keys(core)]]) {
+    for (const name of names) {
+      assert.ok(!name.startsWith("_") && !["ERRORS", "errorOf", "raise"].includes(name), `${entry} exports ${name}`);
+      assert.match(usage, new RegExp(`\\b${name}\\b`), `test/types.ts does not use ${entry}'s ${name}`);
+    }
+  }
 });

@@ -149,3 +149,27 @@ void streams;
 import * as core from "flexmd/core";
 const coreReport: ValidationReport = core.validateOutput("## A\n", core.makeDefaultOfs());
 console.log(coreReport.ok);
+
+// Errors and the prompt helpers.
+import {
+  ArgumentError,
+  ArtifactError,
+  FlexmdError,
+  NestingError,
+  PanicError,
+  SchemaError,
+  ToolCallError,
+  jsonSchema,
+  prompt,
+} from "flexmd";
+
+function explain(error: unknown): string {
+  if (error instanceof NestingError) return `${error.code}: too deep`;
+  if (error instanceof ArgumentError || error instanceof SchemaError || error instanceof ToolCallError) return error.code;
+  if (error instanceof ArtifactError || error instanceof PanicError) return error.message;
+  if (error instanceof FlexmdError) return `${error.code} at ${error.details?.line ?? "?"}`;
+  return String(error);
+}
+const promptText: string = prompt("- Summary — prose\n");
+const schemaOfSpec: Record<string, unknown> = jsonSchema("- Summary — prose\n");
+console.log(explain(new Error("x")), promptText, schemaOfSpec);
