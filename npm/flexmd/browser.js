@@ -7,18 +7,7 @@ import { use } from "./lib/wasm.js";
 await init({ module_or_path: new URL("./pkg/flexmd_wasm_bg.wasm", import.meta.url) });
 use(glue);
 
-// The error classes (the helpers beside them are internal).
-export {
-  FlexmdError,
-  SpecError,
-  ArgumentError,
-  PanicError,
-  SchemaError,
-  ToolCallError,
-  ArtifactError,
-  ValidationError,
-  NestingError,
-} from "./lib/errors.js";
+export * from "./lib/errors.js";
 export * from "./lib/api.js";
 export * from "./lib/stream.js";
 export * from "./lib/schema.js";

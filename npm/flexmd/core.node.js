@@ -7,17 +7,6 @@ import { use } from "./lib/wasm.js";
 glue.initSync({ module: readFileSync(new URL("./pkg/flexmd_core_bg.wasm", import.meta.url)) });
 use(glue);
 
-// The error classes (the helpers beside them are internal).
-export {
-  FlexmdError,
-  SpecError,
-  ArgumentError,
-  PanicError,
-  SchemaError,
-  ToolCallError,
-  ArtifactError,
-  ValidationError,
-  NestingError,
-} from "./lib/errors.js";
+export * from "./lib/errors.js";
 export * from "./lib/api.js";
 export * from "./lib/stream.js";

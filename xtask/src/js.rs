@@ -177,6 +177,7 @@ pub(crate) fn playground() -> Result<PathBuf> {
     for file in [
         "core.browser.js",
         "lib/errors.js",
+        "lib/thrown.js",
         "lib/wasm.js",
         "lib/call.js",
         "lib/api.js",

@@ -2,7 +2,8 @@
 // core entry point leaves them out: their token tables are most of the
 // module's size).
 import { module as wasm } from "./wasm.js";
-import { ArtifactError, raise } from "./errors.js";
+import { ArtifactError } from "./errors.js";
+import { raise } from "./thrown.js";
 import { call, count, index, kindOf, options, text, toJson } from "./call.js";
 
 const HANDLE = Symbol("flexmd artifact");

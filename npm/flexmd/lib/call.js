@@ -2,7 +2,8 @@
 // text, the JSON text that comes back read, an error envelope thrown as
 // its Error subclass, a trap (a Rust panic) as a PanicError. Internal.
 import { module as wasm } from "./wasm.js";
-import { PanicError, errorOf } from "./errors.js";
+import { PanicError } from "./errors.js";
+import { errorOf } from "./thrown.js";
 
 // What a value is, for a message: `null`, `an array`, `a number`, ….
 export function kindOf(value) {

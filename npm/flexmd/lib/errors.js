@@ -46,27 +46,3 @@ export class NestingError extends RangeError {
     this.details = details;
   }
 }
-
-export const ERRORS = {
-  SpecError,
-  ArgumentError,
-  SchemaError,
-  ToolCallError,
-  ArtifactError,
-  ValidationError,
-  NestingError,
-};
-
-/** The error an envelope's `error` describes. */
-export function errorOf({ name, code, message, details }) {
-  return new (ERRORS[name] ?? FlexmdError)(message, { code, details });
-}
-
-/** The thrown envelope of a constructor, as the error it carries. */
-export function raise(thrown) {
-  if (typeof thrown === "string") {
-    throw errorOf(JSON.parse(thrown).error);
-  }
-  throw thrown;
-}
-

@@ -3,7 +3,7 @@
 // module's size).
 import { module as wasm } from "./wasm.js";
 import { call, count, json, kindOf, options, text, toJson } from "./call.js";
-import { raise } from "./errors.js";
+import { raise } from "./thrown.js";
 
 // A schema argument: a registered schema's name, or a schema object.
 function schemaArg(value) {

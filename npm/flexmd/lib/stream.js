@@ -3,7 +3,7 @@
 // an async iterable of text (the Vercel AI SDK's `textStream`, a fetch
 // body, an OpenAI or Anthropic SDK stream).
 import { module as wasm } from "./wasm.js";
-import { raise } from "./errors.js";
+import { raise } from "./thrown.js";
 import { call, kindOf, options, spec, text, toJson } from "./call.js";
 
 /**
