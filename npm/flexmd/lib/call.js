@@ -50,6 +50,35 @@ function member(path, key) {
 // to pass. What JSON.stringify leaves out as it always does (undefined,
 // functions, symbols) stays left out; toJSON (a Date) is honoured.
 export function toJson(name, value) {
+  // One quick pass that only notices; the pass that names the place (a
+  // path per object, eight times slower) runs only when it did.
+  const refused = Symbol("refused");
+  try {
+    return JSON.stringify(value, function (key, item) {
+      if (typeof key === "string" && key !== "" && !Array.isArray(this) && loneSurrogate(key) >= 0) throw refused;
+      switch (typeof item) {
+        case "number":
+          if (!Number.isFinite(item)) throw refused;
+          break;
+        case "bigint":
+          throw refused;
+        case "string":
+          if (loneSurrogate(item) >= 0) throw refused;
+          break;
+        case "object":
+          if (item instanceof Set || item instanceof Map) throw refused;
+          break;
+      }
+      return item;
+    });
+  } catch (thrown) {
+    if (thrown !== refused) throw thrown;
+  }
+  return refusal(name, value);
+}
+
+// Throws the TypeError that names the place of what `toJson` refused.
+function refusal(name, value) {
   const paths = new Map();
   return JSON.stringify(value, function (key, item) {
     const holder = paths.get(this);
