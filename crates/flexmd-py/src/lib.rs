@@ -20,6 +20,8 @@ use pyo3::types::{PyDict, PyString};
 use pythonize::pythonize;
 
 mod convert;
+mod registry;
+use registry::{PyProject, PyRegistry, predefined, registry_of, schema_value};
 use serde_json::Value;
 
 /// Inputs from this many bytes on are parsed with the GIL released: below
@@ -734,36 +736,11 @@ impl PyStreamingJson {
 
 // ---- schemas ---------------------------------------------------------------
 
-/// The predefined schemas, one registry for the process.
-fn registry() -> &'static Registry {
-    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
-    REGISTRY.get_or_init(Registry::new)
-}
-
-/// A schema given by name (a predefined one) or as JSON.
-fn schema_value(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<Value> {
-    if let Ok(name) = schema.cast::<PyString>() {
-        let name = name.to_cow()?;
-        let name = name.as_ref();
-        return registry().get(name).cloned().ok_or_else(|| {
-            flexmd_error(
-                py,
-                "SchemaError",
-                format!(
-                    "no schema named `{name}` (known: {})",
-                    registry().names().collect::<Vec<_>>().join(", ")
-                ),
-                None,
-            )
-        });
-    }
-    to_json(schema)
-}
-
 /// Validates data (a value, or a text holding JSON) against a schema: the
 /// outcome `flexmd schema validate --json` prints (`hints` added when asked).
 #[pyfunction]
-#[pyo3(signature = (data, schema, coerce = true, defaults = true, strict = false, hints = false))]
+#[pyo3(signature = (data, schema, coerce = true, defaults = true, strict = false, hints = false, registry = None))]
+#[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 fn validate_report<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
@@ -772,8 +749,10 @@ fn validate_report<'py>(
     defaults: bool,
     strict: bool,
     hints: bool,
+    registry: Option<&Bound<'py, PyRegistry>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let schema = schema_value(py, schema)?;
+    let registry = registry_of(registry);
+    let schema = schema_value(py, schema, &registry)?;
     let options = TransformOptions {
         coerce,
         apply_defaults: defaults,
@@ -781,10 +760,10 @@ fn validate_report<'py>(
     let outcome = if let Ok(text) = data.cast::<PyString>() {
         let text = text.to_cow()?;
         let text = text.as_ref();
-        parse(py, text, |t| registry().validate_text(t, &schema, options))
+        parse(py, text, |t| registry.validate_text(t, &schema, options))
     } else {
         let value = to_json(data)?;
-        py.detach(|| registry().validate_value(&value, &schema, options))
+        py.detach(|| registry.validate_value(&value, &schema, options))
     }
     .map_err(|e| schema_error(py, &e))?;
     let outcome = if strict {
@@ -805,13 +784,15 @@ fn validate_report<'py>(
 /// --schema S --repairs` prints. No candidate is `JSONNotFound`, an enum
 /// value several could be a `ValidationError`.
 #[pyfunction]
-#[pyo3(signature = (text, schema, preset = "standard"))]
+#[pyo3(signature = (text, schema, preset = "standard", registry = None))]
 fn find_json_as<'py>(
     py: Python<'py>,
     text: &str,
     schema: &Bound<'py, PyAny>,
     preset: &str,
+    registry: Option<&Bound<'py, PyRegistry>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let registry = registry_of(registry);
     let preset = match preset {
         "strict" => flexmd_schema::Preset::Strict,
         "standard" => flexmd_schema::Preset::Standard,
@@ -825,13 +806,13 @@ fn find_json_as<'py>(
     let spec = schema.cast::<Spec>().ok();
     let value = match spec {
         Some(_) => Value::Null,
-        None => schema_value(py, schema)?,
+        None => schema_value(py, schema, &registry)?,
     };
     let target = match &spec {
         Some(spec) => flexmd_schema::Target::Spec(&spec.get().spec),
         None => flexmd_schema::Target::Schema(&value),
     };
-    match parse(py, text, |t| registry().find_json_as(t, target, preset)) {
+    match parse(py, text, |t| registry.find_json_as(t, target, preset)) {
         Ok(mut aligned) => {
             aligned.reindex(&TextOffsets::code_points(text));
             to_py(py, &aligned)
@@ -870,26 +851,28 @@ fn find_json_as<'py>(
 
 /// How to fix each violation (dicts as `errors` lists them) of `schema`.
 #[pyfunction]
+#[pyo3(signature = (errors, schema, registry = None))]
 fn hints<'py>(
     py: Python<'py>,
     errors: &Bound<'py, PyAny>,
     schema: &Bound<'py, PyAny>,
+    registry: Option<&Bound<'py, PyRegistry>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let errors: Vec<flexmd_schema::Violation> = from_py(errors, "not a list of errors")?;
-    let schema = schema_value(py, schema)?;
+    let schema = schema_value(py, schema, &registry_of(registry))?;
     to_py(py, &flexmd_schema::hints(&errors, &schema))
 }
 
 /// The predefined schemas' names.
 #[pyfunction]
 fn schema_names() -> Vec<String> {
-    registry().names().map(str::to_owned).collect()
+    predefined().names().map(str::to_owned).collect()
 }
 
 /// A predefined schema, by name.
 #[pyfunction]
 fn schema<'py>(py: Python<'py>, name: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    let value = schema_value(py, name.as_any())?;
+    let value = schema_value(py, name.as_any(), predefined())?;
     to_py(py, &value)
 }
 
@@ -962,7 +945,7 @@ impl AskSession {
     /// Starts a session: `schema` (a JSON Schema, a predefined name) or
     /// `spec`; `max_retries` and `max_tokens_total` are counts (≥ 0).
     #[new]
-    #[pyo3(signature = (prompt, schema = None, spec = None, max_retries = None, coerce = true, defaults = true, strict = false, patch = false, max_tokens_total = None))]
+    #[pyo3(signature = (prompt, schema = None, spec = None, max_retries = None, coerce = true, defaults = true, strict = false, patch = false, max_tokens_total = None, registry = None))]
     #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
     fn new(
         py: Python<'_>,
@@ -975,9 +958,11 @@ impl AskSession {
         strict: bool,
         patch: bool,
         max_tokens_total: Option<&Bound<'_, PyAny>>,
+        registry: Option<&Bound<'_, PyRegistry>>,
     ) -> PyResult<Self> {
+        let registry = registry_of(registry);
         let expected = match (schema, spec) {
-            (Some(schema), None) => Expected::Schema(schema_value(py, schema)?),
+            (Some(schema), None) => Expected::Schema(schema_value(py, schema, &registry)?),
             (None, Some(spec)) => Expected::Spec(spec.get().spec.clone()),
             _ => {
                 return Err(PyTypeError::new_err(
@@ -985,7 +970,7 @@ impl AskSession {
                 ));
             }
         };
-        let mut retrier = Retrier::new(registry(), expected);
+        let mut retrier = Retrier::owning(Registry::clone(&registry), expected);
         if let Some(n) = max_retries {
             retrier.max_retries = count(n, "max_retries")?;
         }
@@ -1665,6 +1650,8 @@ fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AskSession>()?;
     m.add_class::<PyArtifact>()?;
     m.add_class::<ToolSet>()?;
+    m.add_class::<PyRegistry>()?;
+    m.add_class::<PyProject>()?;
     m.add_class::<StreamingExtractor>()?;
     m.add_class::<PyStreamingJson>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

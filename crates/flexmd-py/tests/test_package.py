@@ -132,6 +132,7 @@ def test_the_stubs_type_check() -> None:
         'note: Revealed type is "dict[str, Any]"',
         'note: Revealed type is "typed_usage.Review"',
         'note: Revealed type is "dict[str, Any]"',
+        'note: Revealed type is "Any"',
         'note: Revealed type is "typed_usage.Review"',
     ]
 

@@ -3,6 +3,7 @@ infer the types `reveal_type` names (test_package.py runs it)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from pydantic import BaseModel
@@ -46,7 +47,16 @@ def use(answer: str, llm: Any) -> None:
     reveal_type(fitted)
     fit_report = flexmd.find_json_as(answer, Review, preset="salvage")
     reveal_type(fit_report)
-    del data, plain, lines, text, events, fix, update, state
+    project = flexmd.Project.find()
+    registry: flexmd.Registry = project.registry()
+    registry.register("review_v2", Review)
+    names: List[str] = registry.names() + registry.load_dir("schemas")
+    agent_schema: str = project.schema_for_agent("code-reviewer")
+    retries: int = project.step_retries({"agent": "code-reviewer"})
+    root: Path = project.root
+    checked = flexmd.validate(answer, agent_schema, registry=registry)
+    reveal_type(checked)
+    del data, plain, lines, text, events, fix, update, state, names, retries, root
 
 
 async def use_async(llm: Any) -> None:

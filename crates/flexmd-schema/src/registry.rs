@@ -93,9 +93,11 @@ impl Outcome {
     }
 }
 
+/// A registered schema; cloned cheaply (the compiled form is shared).
+#[derive(Clone)]
 struct Entry {
     schema: Value,
-    compiled: Compiled,
+    compiled: Arc<Compiled>,
 }
 
 /// A compiled schema, and whether validating with it can recurse as deep as
@@ -147,6 +149,7 @@ fn can_recurse(schema: &Value) -> bool {
 /// registered schemas (by `$id` or by `flexmd://schemas/NAME`) and to
 /// resources added with [`Registry::add_resource`]. The draft comes from
 /// `$schema` (2020-12 when there is none; drafts 7 and older are supported).
+/// Cloning is cheap: compiled schemas are shared, not compiled again.
 ///
 /// ```
 /// use flexmd_schema::Registry;
@@ -161,6 +164,7 @@ fn can_recurse(schema: &Value) -> bool {
 /// let missing = registry.validate("nope", &json!({}));
 /// assert_eq!(missing.errors[0].code, "schema_not_found");
 /// ```
+#[derive(Clone)]
 pub struct Registry {
     entries: IndexMap<String, Entry>,
     /// Every schema `$ref`s may reach, by URI.
@@ -258,7 +262,7 @@ impl Registry {
                 name: name.to_owned(),
                 message,
             })?;
-        let compiled = Compiled::new(validator, &schema);
+        let compiled = Arc::new(Compiled::new(validator, &schema));
         self.resources = resources;
         self.entries
             .insert(name.to_owned(), Entry { schema, compiled });
@@ -412,7 +416,7 @@ impl Registry {
 
     /// The compiled schema of `name`.
     pub(crate) fn compiled(&self, name: &str) -> Option<&Compiled> {
-        self.entry(name).map(|e| &e.compiled)
+        self.entry(name).map(|e| e.compiled.as_ref())
     }
 
     /// Every schema `$ref`s may reach, by URI.

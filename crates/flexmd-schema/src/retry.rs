@@ -1,6 +1,7 @@
 //! Retry with hints: ask a model, check its answer, and on failure ask again
 //! with precise corrections (elsabro's `executeAgentWithSchema`).
 
+use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -240,7 +241,7 @@ pub fn estimate_tokens(text: &str) -> usize {
 /// ```
 #[derive(Clone)]
 pub struct Retrier<'r> {
-    registry: &'r Registry,
+    registry: Cow<'r, Registry>,
     expected: Expected,
     /// Retries after the first attempt (default 2, as elsabro's
     /// `maxSchemaRetries`).
@@ -431,9 +432,22 @@ struct Judged {
     cost: u32,
 }
 
+impl Retrier<'static> {
+    /// A retrier that owns its registry: for a session that must outlive
+    /// the caller's borrow (a binding's session object, say). A
+    /// [`Registry`] clones cheaply.
+    pub fn owning(registry: Registry, expected: Expected) -> Self {
+        Self::with(Cow::Owned(registry), expected)
+    }
+}
+
 impl<'r> Retrier<'r> {
     /// A retrier for `expected`, resolving `$ref`s through `registry`.
     pub fn new(registry: &'r Registry, expected: Expected) -> Self {
+        Self::with(Cow::Borrowed(registry), expected)
+    }
+
+    fn with(registry: Cow<'r, Registry>, expected: Expected) -> Self {
         Self {
             registry,
             expected,

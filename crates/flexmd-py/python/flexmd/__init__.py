@@ -30,6 +30,8 @@ from ._errors import (
 )
 from ._flexmd import (
     Artifact,
+    Project,
+    Registry,
     Spec,
     StreamingExtractor,
     StreamingJson,
@@ -56,6 +58,8 @@ __all__ = [
     "JSONNotFound",
     "JSONTooLarge",
     "NestingError",
+    "Project",
+    "Registry",
     "SchemaError",
     "Spec",
     "SpecError",
@@ -148,6 +152,7 @@ def validate(
     strict: bool = False,
     report: bool = False,
     hints: bool = False,
+    registry: Optional[Registry] = None,
 ) -> Any:
     """Validate ``data`` against ``schema`` and return the valid data.
 
@@ -175,7 +180,7 @@ def validate(
     if model is not None and isinstance(data, model):
         data = data.model_dump(mode="json")
     outcome = _flexmd.validate_report(
-        data, _schema_json(schema), coerce, defaults, strict, hints
+        data, _schema_json(schema), coerce, defaults, strict, hints, registry
     )
     if report:
         return outcome
@@ -188,7 +193,13 @@ def validate(
     return _as_model(model, value) if model is not None else value
 
 
-def loads(text: str, *, schema: Any = None, preset: str = "standard") -> Any:
+def loads(
+    text: str,
+    *,
+    schema: Any = None,
+    preset: str = "standard",
+    registry: Optional[Registry] = None,
+) -> Any:
     """The JSON value in a model's answer, found and repaired: a drop-in for
     :func:`json.loads` on LLM output (fenced or in prose; trailing commas,
     quotes, comments and cut-offs fixed).
@@ -214,7 +225,7 @@ def loads(text: str, *, schema: Any = None, preset: str = "standard") -> Any:
     if schema is None:
         return _flexmd.loads(text)
     model = _model_class(schema)
-    report = _find_json_as(text, _schema_json(schema), preset)
+    report = _find_json_as(text, _schema_json(schema), preset, registry)
     if not report["valid"]:
         errors = report["errors"]
         raise ValidationError(f"invalid: {_summary(errors)}", errors=errors, outcome=report)
@@ -222,7 +233,13 @@ def loads(text: str, *, schema: Any = None, preset: str = "standard") -> Any:
     return _as_model(model, value) if model is not None else value
 
 
-def find_json_as(text: str, schema: Any, *, preset: str = "standard") -> Dict[str, Any]:
+def find_json_as(
+    text: str,
+    schema: Any,
+    *,
+    preset: str = "standard",
+    registry: Optional[Registry] = None,
+) -> Dict[str, Any]:
     """The value in ``text`` that fits ``schema`` best, fitted to it, with
     everything that was done: the report ``flexmd json --schema S
     --repairs`` prints.
@@ -243,14 +260,17 @@ def find_json_as(text: str, schema: Any, *, preset: str = "standard") -> Dict[st
     >>> r["value"], [c["rule"] for c in r["coercions"]]
     ({'ok': True}, ['boolean_from_string'])
     """
-    return _find_json_as(text, _schema_json(schema), preset)
+    return _find_json_as(text, _schema_json(schema), preset, registry)
 
 
-def hints(errors: List[Dict[str, Any]], schema: Any) -> List[Dict[str, Any]]:
+def hints(
+    errors: List[Dict[str, Any]], schema: Any, *, registry: Optional[Registry] = None
+) -> List[Dict[str, Any]]:
     """How to fix each violation in ``errors`` (as :class:`ValidationError`
-    lists them) of ``schema`` (a dict, a predefined name or a Pydantic
-    model class): one ``{path, message, fix, ...}`` dict each."""
-    return _hints(errors, _schema_json(schema))
+    lists them) of ``schema`` (a dict, a schema name in ``registry`` or the
+    predefined ones, or a Pydantic model class): one ``{path, message,
+    fix, ...}`` dict each."""
+    return _hints(errors, _schema_json(schema), registry)
 
 
 def _session(
@@ -263,6 +283,7 @@ def _session(
     strict: bool,
     patch: bool,
     max_tokens_total: Any,
+    registry: Optional[Registry],
 ) -> Any:
     """The native retry session for :func:`ask` and :func:`ask_async`."""
     return _flexmd.AskSession(
@@ -275,6 +296,7 @@ def _session(
         strict,
         patch,
         max_tokens_total,
+        registry,
     )
 
 
@@ -360,6 +382,7 @@ def ask(
     patch: bool = False,
     max_tokens_total: Optional[int] = None,
     report: bool = False,
+    registry: Optional[Registry] = None,
 ) -> Any:
     """Ask ``llm`` until its answer is valid, and return the valid data.
 
@@ -373,8 +396,9 @@ def ask(
     Pydantic model class (then the model instance is returned, and when the
     model's own validators reject data the schema accepted, their messages
     are the next attempt's hints); ``spec`` a :class:`Spec`, for Markdown
-    answers (then the answer as a dict keyed by section name). For an
-    ``async`` model function, use :func:`ask_async`.
+    answers (then the answer as a dict keyed by section name). Schema
+    names and ``$ref``s resolve in ``registry`` (default: the predefined
+    schemas). For an ``async`` model function, use :func:`ask_async`.
 
     Raises :class:`ValidationError` (``.errors`` of the best attempt,
     ``.attempts``) when no answer was valid after ``max_retries`` retries,
@@ -384,7 +408,7 @@ def ask(
     """
     model = _model_class(schema)
     session = _session(
-        prompt, schema, spec, max_retries, coerce, defaults, strict, patch, max_tokens_total
+        prompt, schema, spec, max_retries, coerce, defaults, strict, patch, max_tokens_total, registry
     )
     while True:
         reply = llm(session.prompt)
@@ -412,6 +436,7 @@ async def ask_async(
     patch: bool = False,
     max_tokens_total: Optional[int] = None,
     report: bool = False,
+    registry: Optional[Registry] = None,
 ) -> Any:
     """:func:`ask` for an ``async`` model function (an ``AsyncOpenAI`` or
     ``AsyncAnthropic`` client's call): ``await flexmd.ask_async(llm, ...)``.
@@ -419,7 +444,7 @@ async def ask_async(
     works too."""
     model = _model_class(schema)
     session = _session(
-        prompt, schema, spec, max_retries, coerce, defaults, strict, patch, max_tokens_total
+        prompt, schema, spec, max_retries, coerce, defaults, strict, patch, max_tokens_total, registry
     )
     while True:
         reply = llm(session.prompt)

@@ -12,6 +12,7 @@ the same input, as plain dicts and lists.
 """
 
 from os import PathLike
+from pathlib import Path
 from typing import (
     Any,
     AsyncIterable,
@@ -61,12 +62,20 @@ defaults; and also dropping what still violates."""
 @overload
 def loads(text: str) -> JSON: ...
 @overload
-def loads(text: str, *, schema: Type[Model], preset: Preset = "standard") -> Model: ...
+def loads(
+    text: str, *, schema: Type[Model], preset: Preset = "standard", registry: Optional["Registry"] = None
+) -> Model: ...
 @overload
 def loads(
-    text: str, *, schema: Union[Dict[str, Any], str, "Spec", None] = None, preset: Preset = "standard"
+    text: str,
+    *,
+    schema: Union[Dict[str, Any], str, "Spec", None] = None,
+    preset: Preset = "standard",
+    registry: Optional["Registry"] = None,
 ) -> JSON: ...
-def loads(text: str, *, schema: Any = None, preset: Preset = "standard") -> Any:
+def loads(
+    text: str, *, schema: Any = None, preset: Preset = "standard", registry: Optional["Registry"] = None
+) -> Any:
     """The JSON value in an LLM answer: in a fence or in prose, repaired
     (trailing commas, single quotes, comments, cut-off endings, Python
     literals, ...). The drop-in for ``json.loads`` on model output.
@@ -86,7 +95,9 @@ def loads(text: str, *, schema: Any = None, preset: Preset = "standard") -> Any:
     {'a': [1, 2]}
     """
 
-def find_json_as(text: str, schema: Any, *, preset: Preset = "standard") -> Dict[str, Any]:
+def find_json_as(
+    text: str, schema: Any, *, preset: Preset = "standard", registry: Optional["Registry"] = None
+) -> Dict[str, Any]:
     """The value in ``text`` that fits ``schema`` best, fitted to it, with
     everything done to it: the report ``flexmd json --schema S --repairs``
     prints (``value``, ``valid``, ``errors``, ``candidate``, ``start``,
@@ -285,6 +296,7 @@ def validate(
     strict: bool = False,
     report: Literal[False] = False,
     hints: bool = False,
+    registry: Optional["Registry"] = None,
 ) -> Model: ...
 @overload
 def validate(
@@ -296,6 +308,7 @@ def validate(
     strict: bool = False,
     report: Literal[False] = False,
     hints: bool = False,
+    registry: Optional["Registry"] = None,
 ) -> JSON: ...
 @overload
 def validate(
@@ -307,6 +320,7 @@ def validate(
     strict: bool = False,
     report: Literal[True],
     hints: bool = False,
+    registry: Optional["Registry"] = None,
 ) -> Dict[str, Any]: ...
 def validate(
     data: Any,
@@ -317,6 +331,7 @@ def validate(
     strict: bool = False,
     report: bool = False,
     hints: bool = False,
+    registry: Optional["Registry"] = None,
 ) -> Any:
     """Validate ``data`` against ``schema`` and return the valid data.
 
@@ -329,7 +344,9 @@ def validate(
     ``parseFloat``/``parseInt`` do (``"12px"`` becomes ``12``, ``"3.7"`` an
     integer ``3``; each such change is a warning naming its ``rule``);
     ``defaults`` fills in the schema's defaults; ``strict`` counts repairs
-    and coercions as errors.
+    and coercions as errors. Names and ``$ref``s resolve in ``registry`` (a
+    :class:`Registry`, or a :class:`Project`'s), else among the predefined
+    schemas.
 
     Raises :class:`ValidationError` (with ``.errors``) when the data is
     invalid, :class:`SchemaError` for an unknown name or a schema that does
@@ -338,7 +355,9 @@ def validate(
     ``hints=True``) as ``flexmd schema validate --json`` prints it.
     """
 
-def hints(errors: List[Dict[str, Any]], schema: Any) -> List[Dict[str, Any]]:
+def hints(
+    errors: List[Dict[str, Any]], schema: Any, *, registry: Optional["Registry"] = None
+) -> List[Dict[str, Any]]:
     """How to fix each violation in ``errors`` (as :class:`ValidationError`
     lists them) of ``schema``: each violation with a ``hint`` to send the
     model."""
@@ -350,6 +369,88 @@ def schema_names() -> List[str]:
 def schema(name: str) -> Dict[str, Any]:
     """A predefined schema, by name; raises :class:`SchemaError` for an
     unknown one."""
+
+class Registry:
+    """A set of named JSON Schemas: the five predefined ones (unless
+    ``predefined=False``) and your own. Give it as ``registry=`` to
+    :func:`validate`, :func:`loads`, :func:`find_json_as`, :func:`hints`
+    and :func:`ask`: schema names and ``$ref``s (``flexmd://schemas/NAME``,
+    ``elsabro://schemas/NAME``) then resolve in it. A call or an ``ask``
+    keeps the schemas it started with when more are registered meanwhile.
+
+    >>> r = Registry()
+    >>> r.register("point", {"type": "object", "required": ["x", "y"]})
+    >>> validate({"x": 1, "y": 2}, "point", registry=r)
+    {'x': 1, 'y': 2}
+    """
+
+    def __init__(self, predefined: bool = True) -> None: ...
+    def register(self, name: str, schema: Any) -> None:
+        """Registers ``schema`` (a JSON Schema dict or a Pydantic model
+        class) as ``name``, replacing a schema of that name. A schema that
+        does not compile or whose ``$ref`` does not resolve raises
+        :class:`SchemaError`, and nothing changes."""
+    def load_dir(self, directory: Union[str, "PathLike[str]"]) -> List[str]:
+        """Registers every ``*.json`` file of ``directory`` under its name
+        without ``.json``; returns the names. A file that is not JSON or
+        not a valid schema raises :class:`SchemaError`, and nothing
+        changes."""
+    def names(self) -> List[str]:
+        """The registered names, in registration order."""
+    def schema(self, name: str) -> Dict[str, Any]:
+        """The schema registered as ``name``; :class:`SchemaError` for an
+        unknown one (its message lists the known names)."""
+    def summaries(self) -> List[Dict[str, Any]]:
+        """Each schema's ``{name, title, description}``, as ``flexmd
+        schema list`` prints them."""
+    def __contains__(self, name: object) -> bool: ...
+    def __len__(self) -> int: ...
+
+class Project:
+    """A project's schema settings, as kept in
+    ``.planning/schemas-config.json``: whether to coerce, fill defaults and
+    fail on invalid data (``validation``), the directory of custom schemas
+    (``customSchemas``), and which schema each agent's output must follow
+    (``agentDefaults``). The ``flexmd`` command reads the same file.
+
+    >>> project = Project.find()
+    >>> project.config["schemas"]["validation"]["maxRetries"]
+    2
+    """
+
+    @staticmethod
+    def find(start: Union[str, "PathLike[str]", None] = None) -> "Project":
+        """The file ``$FLEXMD_CONFIG`` names; else, walking up from
+        ``start`` (default: the current directory), the nearest directory
+        with a ``.planning/`` and its ``.planning/schemas-config.json`` (the
+        defaults when there is no such file); else the defaults. A
+        malformed file raises :class:`SchemaError`."""
+    @staticmethod
+    def load(path: Union[str, "PathLike[str]"]) -> "Project":
+        """Reads the config file at ``path``, which must exist."""
+    @property
+    def path(self) -> Optional[Path]:
+        """The file read; ``None`` when the settings are the defaults."""
+    @property
+    def root(self) -> Path:
+        """The project directory (the one holding ``.planning/``)."""
+    @property
+    def config(self) -> Dict[str, Any]:
+        """The settings as the file spells them, defaults filled in."""
+    def registry(self) -> Registry:
+        """The predefined schemas and, when ``autoLoad`` is on, those of the
+        custom schema directory."""
+    def schema_for_agent(self, agent: str) -> str:
+        """The schema ``agentDefaults`` gives ``agent``;
+        :class:`SchemaError` (listing the known agents) for another."""
+    def step_schema(self, step: Dict[str, Any]) -> str:
+        """The schema a flow step (``{"agent", "outputSchema", "config"}``)
+        must produce: ``outputSchema``, else its agent's
+        ``agentDefaults``."""
+    def step_retries(self, step: Dict[str, Any]) -> int:
+        """The retries a flow step allows after the first attempt: 0 when
+        its ``retryOnSchemaError`` is false, else ``maxSchemaRetries``,
+        falling back on the config's ``retryOnError`` and ``maxRetries``."""
 
 @overload
 def ask(
@@ -365,6 +466,7 @@ def ask(
     patch: bool = False,
     max_tokens_total: Optional[int] = None,
     report: Literal[False] = False,
+    registry: Optional["Registry"] = None,
 ) -> Model: ...
 @overload
 def ask(
@@ -380,6 +482,7 @@ def ask(
     patch: bool = False,
     max_tokens_total: Optional[int] = None,
     report: bool = False,
+    registry: Optional["Registry"] = None,
 ) -> Any: ...
 def ask(
     llm: Callable[[str], Any],
@@ -394,6 +497,7 @@ def ask(
     patch: bool = False,
     max_tokens_total: Optional[int] = None,
     report: bool = False,
+    registry: Optional["Registry"] = None,
 ) -> Any:
     """Ask ``llm`` until its answer is valid, and return the valid data.
 
@@ -432,6 +536,7 @@ async def ask_async(
     patch: bool = False,
     max_tokens_total: Optional[int] = None,
     report: Literal[False] = False,
+    registry: Optional["Registry"] = None,
 ) -> Model: ...
 @overload
 async def ask_async(
@@ -447,6 +552,7 @@ async def ask_async(
     patch: bool = False,
     max_tokens_total: Optional[int] = None,
     report: bool = False,
+    registry: Optional["Registry"] = None,
 ) -> Any: ...
 async def ask_async(
     llm: Callable[[str], Any],
@@ -461,6 +567,7 @@ async def ask_async(
     patch: bool = False,
     max_tokens_total: Optional[int] = None,
     report: bool = False,
+    registry: Optional["Registry"] = None,
 ) -> Any:
     """:func:`ask` for an ``async`` model function (``AsyncOpenAI``,
     ``AsyncAnthropic``): ``await flexmd.ask_async(llm, prompt, schema=...)``,
