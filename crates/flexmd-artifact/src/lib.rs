@@ -46,10 +46,12 @@ pub use reader::{FileReader, Lines, MAX_UNSIZED_FILE_BYTES, MemoryReader, SpoolR
 pub use tokens::{Encoding, TokenChunk, count_tokens, count_tokens_chunk};
 pub use tools::{
     AnthropicTool, Artifact, ArtifactKind, Caps, FunctionType, MAX_LISTED_CALL_IDS, OpenAiTool,
-    ResponsesTool, ToolDefinition, ToolInfo, ToolSet, check_arguments, default_serialise,
-    forge_tools, tool_catalogue,
+    ResponsesTool, ToolDefinition, ToolFormat, ToolInfo, ToolSet, check_arguments,
+    default_serialise, forge_tools, tool_catalogue,
 };
-pub use turn::{CustomTool, ResultKind, SerialiseFn, ToolFn, ToolOutput, Turn, TurnOptions};
+pub use turn::{
+    CustomTool, PreparedCall, ResultKind, SerialiseFn, ToolFn, ToolOutput, Turn, TurnOptions,
+};
 
 /// The README's example, run as a doctest.
 #[doc = include_str!("../README.md")]

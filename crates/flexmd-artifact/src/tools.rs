@@ -49,6 +49,22 @@ impl Artifact {
             Self::Markdown(_) => ArtifactKind::Markdown,
         }
     }
+
+    /// How it is read: the [`ReadAs`](crate::ReadAs) that reads it again
+    /// this way (a JSON artifact's format as detected).
+    pub fn read_as(&self) -> crate::ReadAs {
+        use crate::{JsonFormat, ReadAs};
+        match self {
+            Self::Text(_) => ReadAs::Text,
+            Self::Markdown(_) => ReadAs::Markdown,
+            Self::Json(a) => match a.json_type() {
+                JsonFormat::Json => ReadAs::Json,
+                JsonFormat::Json5 => ReadAs::Json5,
+                JsonFormat::Jsonl => ReadAs::Jsonl,
+                JsonFormat::Ndjson => ReadAs::Ndjson,
+            },
+        }
+    }
 }
 
 /// Caps on what one call returns, so that one call cannot flood a context.
@@ -519,6 +535,88 @@ impl ToolDefinition {
     /// This tool in Anthropic's format (`{name, description, input_schema}`).
     pub fn to_anthropic(&self) -> Value {
         json!(self.anthropic())
+    }
+}
+
+/// The shape a provider takes tool definitions in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolFormat {
+    /// OpenAI Chat Completions: `{"type": "function", "function": {name,
+    /// description, parameters}}`.
+    #[default]
+    OpenAi,
+    /// The OpenAI Responses API, flat: `{"type": "function", name,
+    /// description, parameters, strict}`.
+    OpenAiResponses,
+    /// Anthropic Messages: `{name, description, input_schema}`.
+    Anthropic,
+}
+
+impl std::str::FromStr for ToolFormat {
+    type Err = ArtifactError;
+
+    /// `openai`, `openai-responses` or `anthropic`.
+    ///
+    /// ```
+    /// use flexmd_artifact::ToolFormat;
+    /// assert_eq!("anthropic".parse::<ToolFormat>().unwrap(), ToolFormat::Anthropic);
+    /// assert_eq!(
+    ///     "gemini".parse::<ToolFormat>().unwrap_err().to_string(),
+    ///     "format must be \"openai\", \"openai-responses\" or \"anthropic\", not \"gemini\""
+    /// );
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "openai" => Ok(Self::OpenAi),
+            "openai-responses" => Ok(Self::OpenAiResponses),
+            "anthropic" => Ok(Self::Anthropic),
+            other => Err(ArtifactError::Call(format!(
+                "format must be \"openai\", \"openai-responses\" or \"anthropic\", not {other:?}"
+            ))),
+        }
+    }
+}
+
+impl ToolFormat {
+    /// Its name, as [`FromStr`](std::str::FromStr) reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::OpenAi => "openai",
+            Self::OpenAiResponses => "openai-responses",
+            Self::Anthropic => "anthropic",
+        }
+    }
+
+    /// `tool` in this format.
+    pub fn render(self, tool: &ToolDefinition) -> Value {
+        match self {
+            Self::OpenAi => tool.to_openai(),
+            Self::OpenAiResponses => tool.to_openai_responses(),
+            Self::Anthropic => tool.to_anthropic(),
+        }
+    }
+
+    /// `tools` in this format, as a JSON array.
+    pub fn render_all(self, tools: &[ToolDefinition]) -> Value {
+        Value::Array(tools.iter().map(|t| self.render(t)).collect())
+    }
+
+    /// The name of a tool definition in any of the three formats (or of a
+    /// provider's built-in tool that has one); `None` when it has none.
+    ///
+    /// ```
+    /// use flexmd_artifact::ToolFormat;
+    /// use serde_json::json;
+    /// let chat = json!({"type": "function", "function": {"name": "search"}});
+    /// assert_eq!(ToolFormat::tool_name(&chat), Some("search"));
+    /// assert_eq!(ToolFormat::tool_name(&json!({"name": "search", "input_schema": {}})), Some("search"));
+    /// assert_eq!(ToolFormat::tool_name(&json!({"type": "web_search"})), None);
+    /// ```
+    pub fn tool_name(tool: &Value) -> Option<&str> {
+        tool.get("function")
+            .and_then(|f| f.get("name"))
+            .or_else(|| tool.get("name"))
+            .and_then(Value::as_str)
     }
 }
 

@@ -16,8 +16,8 @@ use crate::markdown::SpooledMarkdownArtifact;
 use crate::reader::MemoryReader;
 use crate::tokens::{Encoding, count_tokens};
 use crate::tools::{
-    Artifact, ArtifactKind, Caps, ToolDefinition, ToolSet, call_id, capped, capped_value,
-    forge_tools, parse_arguments,
+    Artifact, ArtifactKind, Caps, ToolDefinition, ToolFormat, ToolSet, call_id, capped,
+    capped_value, forge_tools, parse_arguments,
 };
 
 /// Content from this size on is not token-counted for the notice (the
@@ -111,7 +111,9 @@ pub type SerialiseFn = dyn Fn(&Value) -> String + Send + Sync;
 /// the JSON Schema of its arguments (without `callId`, which the turn
 /// adds), the artifacts it works on, its function and, optionally, its
 /// serialiser (default [`default_serialise`](crate::default_serialise),
-/// within the turn's caps).
+/// within the turn's caps). A [hosted](CustomTool::hosted) tool has no
+/// function here: the host runs it between [`Turn::prepare`] and
+/// [`Turn::finish`] (a Python or JavaScript function, say).
 ///
 /// ```
 /// use flexmd_artifact::{ArtifactKind, CustomTool, GrepFlags};
@@ -132,7 +134,8 @@ pub struct CustomTool {
     description: String,
     parameters: Value,
     kind: Option<ArtifactKind>,
-    run: Arc<ToolFn>,
+    /// `None` for a hosted tool.
+    run: Option<Arc<ToolFn>>,
     serialise: Option<Arc<SerialiseFn>>,
 }
 
@@ -164,7 +167,25 @@ impl CustomTool {
             description: description.into(),
             parameters,
             kind: None,
-            run: Arc::new(run),
+            run: Some(Arc::new(run)),
+            serialise: None,
+        }
+    }
+
+    /// A tool the host runs itself: [`Turn::dispatch`] refuses it, and the
+    /// host calls [`Turn::prepare`], runs its own function on the
+    /// [`PreparedCall`], and gives the value to [`Turn::finish`].
+    pub fn hosted(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: Value,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            parameters,
+            kind: None,
+            run: None,
             serialise: None,
         }
     }
@@ -268,6 +289,20 @@ fn has_type(value: &Value, expected: &str) -> bool {
     }
 }
 
+/// A call of a custom tool, checked against its schema and resolved to its
+/// artifact, for the host to run (see [`CustomTool::hosted`]).
+#[derive(Debug, Clone)]
+pub struct PreparedCall {
+    /// The tool's name.
+    pub tool: String,
+    /// The `callId` of the artifact the call reads.
+    pub call_id: String,
+    /// That artifact.
+    pub artifact: Arc<Artifact>,
+    /// The call's arguments without `callId`.
+    pub arguments: Map<String, Value>,
+}
+
 /// One agent turn: the host adds each tool result as it arrives, shows the
 /// model what [`Turn::add_result`] returns, offers it
 /// [`Turn::merged_definitions`], runs its artifact tool calls with
@@ -306,7 +341,7 @@ fn has_type(value: &Value, expected: &str) -> bool {
 #[derive(Debug, Default)]
 pub struct Turn {
     options: TurnOptions,
-    artifacts: Vec<(String, Artifact)>,
+    artifacts: Vec<(String, Arc<Artifact>)>,
     custom: Vec<CustomTool>,
 }
 
@@ -353,7 +388,7 @@ impl Turn {
             ));
         }
         let artifact = read_as(content, kind);
-        Ok(self.spool(call_id, tool_name, artifact))
+        Ok(self.spool(call_id, tool_name, Arc::new(artifact)))
     }
 
     /// Adds a result the host has already spooled (a file, say) as an
@@ -362,10 +397,10 @@ impl Turn {
         &mut self,
         call_id: &str,
         tool_name: &str,
-        artifact: Artifact,
+        artifact: impl Into<Arc<Artifact>>,
     ) -> Result<ToolOutput, ArtifactError> {
         self.check_new_id(call_id)?;
-        Ok(self.spool(call_id, tool_name, artifact))
+        Ok(self.spool(call_id, tool_name, artifact.into()))
     }
 
     fn check_new_id(&self, call_id: &str) -> Result<(), ArtifactError> {
@@ -383,7 +418,7 @@ impl Turn {
             || count_tokens(content, self.options.encoding) > self.options.max_inline_tokens
     }
 
-    fn spool(&mut self, call_id: &str, tool_name: &str, artifact: Artifact) -> ToolOutput {
+    fn spool(&mut self, call_id: &str, tool_name: &str, artifact: Arc<Artifact>) -> ToolOutput {
         let notice = self.notice(call_id, tool_name, &artifact);
         self.artifacts.push((call_id.to_owned(), artifact));
         ToolOutput::Spooled(notice)
@@ -444,7 +479,7 @@ impl Turn {
     }
 
     /// The artifact of `call_id`, if it was spooled in this turn.
-    pub fn artifact(&self, call_id: &str) -> Option<&Artifact> {
+    pub fn artifact(&self, call_id: &str) -> Option<&Arc<Artifact>> {
         self.artifacts
             .iter()
             .find(|(id, _)| id == call_id)
@@ -501,6 +536,41 @@ impl Turn {
         out
     }
 
+    /// The host's tools, as the provider takes them (any of the three
+    /// [`ToolFormat`]s), with this turn's artifact tools merged in, in
+    /// `format`: as [`Turn::merged_definitions`], a host tool keeps its
+    /// place and its own fields unless an artifact tool of its name
+    /// replaces it; the other artifact tools follow.
+    ///
+    /// ```
+    /// use flexmd_artifact::{ResultKind, ToolFormat, Turn, TurnOptions};
+    /// use serde_json::json;
+    ///
+    /// let mut turn = Turn::new(TurnOptions { max_inline_bytes: 4, ..TurnOptions::default() });
+    /// turn.add_result("call_1", "read_log", "a\nb\nc\nd\n", ResultKind::Text).unwrap();
+    /// let host = vec![json!({"name": "search", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}})];
+    /// let tools = turn.merged_tools(&host, ToolFormat::Anthropic);
+    /// assert_eq!(tools[0], host[0], "kept as given");
+    /// assert_eq!(tools[1]["name"], "artifact_head");
+    /// assert!(tools[1]["input_schema"]["properties"]["callId"].is_object());
+    /// ```
+    pub fn merged_tools(&self, host: &[Value], format: ToolFormat) -> Vec<Value> {
+        let mut forged = self.definitions();
+        let mut out: Vec<Value> = host
+            .iter()
+            .map(|h| {
+                let same = ToolFormat::tool_name(h)
+                    .and_then(|name| forged.iter().position(|f| f.name == name));
+                match same {
+                    Some(i) => format.render(&forged.remove(i)),
+                    None => h.clone(),
+                }
+            })
+            .collect();
+        out.extend(forged.iter().map(|f| format.render(f)));
+        out
+    }
+
     /// Whether `name` is an artifact tool (forged or custom), whose results
     /// are never spooled.
     pub fn is_artifact_tool(&self, name: &str) -> bool {
@@ -508,26 +578,78 @@ impl Turn {
     }
 
     /// Runs an artifact tool call and returns its result text (within the
-    /// caps). `arguments` is the call's JSON text, as models send it.
+    /// caps). `arguments` is the call's JSON text, as models send it. A
+    /// [hosted](CustomTool::hosted) tool is an error here: see
+    /// [`Turn::prepare`].
     pub fn dispatch(&self, name: &str, arguments: &str) -> Result<String, ArtifactError> {
-        let Some(tool) = self.custom.iter().find(|t| t.name == name) else {
+        if !self.custom.iter().any(|t| t.name == name) {
             return self.forged().call(name, arguments);
-        };
+        }
+        let call = self.prepare(name, arguments)?;
+        let run = self
+            .custom_tool(name)
+            .and_then(|t| t.run.clone())
+            .ok_or_else(|| {
+                ArtifactError::Call(format!(
+                    "{name} is run by the host: use Turn::prepare and Turn::finish"
+                ))
+            })?;
+        let value = run(&call.artifact, &call.arguments)?;
+        Ok(self.finish(&call, &value))
+    }
+
+    /// Whether `name` is a custom tool the host runs itself
+    /// ([`CustomTool::hosted`]): its calls go through [`Turn::prepare`]
+    /// and [`Turn::finish`] instead of [`Turn::dispatch`].
+    pub fn is_hosted_tool(&self, name: &str) -> bool {
+        self.custom_tool(name).is_some_and(|t| t.run.is_none())
+    }
+
+    fn custom_tool(&self, name: &str) -> Option<&CustomTool> {
+        self.custom.iter().find(|t| t.name == name)
+    }
+
+    /// Checks a call of the custom tool `name` (its `callId` among the
+    /// artifacts the tool reads, its arguments against the tool's schema)
+    /// and resolves it, for the host to run. An unknown tool, a wrong
+    /// `callId` or wrong arguments are errors whose text is for the model.
+    pub fn prepare(&self, name: &str, arguments: &str) -> Result<PreparedCall, ArtifactError> {
+        let tool = self
+            .custom_tool(name)
+            .ok_or_else(|| ArtifactError::Call(format!("{name} is not a custom tool")))?;
         let Value::Object(args) = parse_arguments(name, arguments)? else {
             return Err(ArtifactError::Call(format!(
                 "{name}: the arguments must be a JSON object"
             )));
         };
         let id = call_id(name, &self.ids_for(tool), &args)?;
-        let artifact = self.artifact(id);
-        let artifact =
-            artifact.ok_or_else(|| ArtifactError::Call(format!("{name}: no artifact")))?;
-        let own = tool.check(&args)?;
-        let value = (tool.run)(artifact, &own)?;
-        Ok(match &tool.serialise {
-            Some(serialise) => capped(serialise(&value), self.options.caps),
-            None => capped_value(&value, self.options.caps),
+        let artifact = self
+            .artifact(id)
+            .ok_or_else(|| ArtifactError::Call(format!("{name}: no artifact")))?;
+        Ok(PreparedCall {
+            tool: name.to_owned(),
+            call_id: id.to_owned(),
+            artifact: Arc::clone(artifact),
+            arguments: tool.check(&args)?,
         })
+    }
+
+    /// The text the model sees for the value a prepared call returned:
+    /// serialised by the tool's serialiser (default
+    /// [`default_serialise`](crate::default_serialise)), within the caps.
+    pub fn finish(&self, call: &PreparedCall, value: &Value) -> String {
+        match self
+            .custom_tool(&call.tool)
+            .and_then(|t| t.serialise.as_ref())
+        {
+            Some(serialise) => capped(serialise(value), self.options.caps),
+            None => capped_value(value, self.options.caps),
+        }
+    }
+
+    /// A tool result text the host serialised itself, within the caps.
+    pub fn finish_text(&self, text: String) -> String {
+        capped(text, self.options.caps)
     }
 
     /// Ends the turn (the ADK's `ack`): drops its artifacts, so no artifact

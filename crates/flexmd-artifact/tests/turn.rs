@@ -462,3 +462,51 @@ fn the_example_turn_runs_as_its_readme_says() {
         .collect();
     assert_eq!(ids, [7, 257, 507, 757, 1007, 1257, 1507, 1757]);
 }
+
+#[test]
+fn hosted_tools_are_prepared_and_finished_by_the_host() {
+    let mut turn = Turn::new(TurnOptions {
+        max_inline_bytes: 16,
+        ..TurnOptions::default()
+    });
+    turn.register(
+        CustomTool::hosted(
+            "first_words",
+            "The first word of each line.",
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}),
+        )
+        .for_kind(ArtifactKind::Text),
+    );
+    let log: String = (0..50).map(|i| format!("word{i} rest\n")).collect();
+    turn.add_result("call_1", "read_log", log, ResultKind::Text)
+        .unwrap();
+    assert!(turn.is_hosted_tool("first_words"));
+    assert!(!turn.is_hosted_tool("artifact_head"));
+    let refused = turn
+        .dispatch("first_words", r#"{"callId": "call_1", "n": 1}"#)
+        .unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "first_words is run by the host: use Turn::prepare and Turn::finish"
+    );
+    let wrong = turn
+        .prepare("first_words", r#"{"callId": "call_1", "n": "two"}"#)
+        .unwrap_err();
+    assert_eq!(
+        wrong.to_string(),
+        "first_words: `n` must be integer (got \"two\")"
+    );
+    let call = turn
+        .prepare("first_words", r#"{"callId": "call_1", "n": 2}"#)
+        .unwrap();
+    assert_eq!(call.call_id, "call_1");
+    assert_eq!(call.arguments, json!({"n": 2}).as_object().unwrap().clone());
+    let value = json!(call.artifact.base().head(2));
+    // The default serialiser gives a list of strings as lines, as the ADK does.
+    assert_eq!(turn.finish(&call, &value), "word0 rest\nword1 rest");
+    assert!(
+        turn.prepare("artifact_head", r#"{"callId": "call_1"}"#)
+            .is_err(),
+        "a forged tool is dispatched, not prepared"
+    );
+}

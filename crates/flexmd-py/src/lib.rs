@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use flexmd_artifact::{
     Artifact, ArtifactError, Encoding, FileReader, GrepFlags, MemoryReader, ReadAs, ToolCall,
-    forge_tools, tool_calls,
+    ToolFormat, forge_tools, tool_calls,
 };
 use flexmd_core::{FlexDocument, MetaTypeMode, OutputFormatSpec, TextOffsets};
 use flexmd_frames::{HeaderStyle, ParseOptions, StringifyOptions};
@@ -21,6 +21,7 @@ use pythonize::pythonize;
 
 mod convert;
 mod registry;
+mod turn;
 use registry::{PyProject, PyRegistry, predefined, registry_of, schema_value};
 use serde_json::Value;
 
@@ -1432,7 +1433,7 @@ impl PyArtifact {
 #[pyclass(module = "flexmd", frozen)]
 struct ToolSet {
     artifacts: Vec<(String, Arc<Artifact>)>,
-    format: String,
+    format: ToolFormat,
 }
 
 impl ToolSet {
@@ -1450,19 +1451,14 @@ impl ToolSet {
     /// The tool definitions in this set's format, as `flexmd tools` prints them.
     #[getter]
     fn definitions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let tools = forge_tools(&self.artifacts);
-        let value = match self.format.as_str() {
-            "anthropic" => tools.to_anthropic(),
-            "openai-responses" => tools.to_openai_responses(),
-            _ => tools.to_openai(),
-        };
-        to_py(py, &value)
+        let tools = forge_tools(&self.artifacts).definitions();
+        to_py(py, &self.format.render_all(&tools))
     }
 
     /// The definitions' format: "openai", "openai-responses" or "anthropic".
     #[getter]
-    fn format(&self) -> &str {
-        &self.format
+    fn format(&self) -> &'static str {
+        self.format.name()
     }
 
     /// Runs every call in `calls` (JSON data: a call, an assistant message
@@ -1606,11 +1602,9 @@ fn calls_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Vec<ToolCall>>
 #[pyfunction]
 #[pyo3(name = "forge_tools", signature = (artifacts, format = "openai"))]
 fn forge_tools_for(artifacts: Vec<Bound<'_, PyArtifact>>, format: &str) -> PyResult<ToolSet> {
-    if !matches!(format, "openai" | "openai-responses" | "anthropic") {
-        return Err(PyValueError::new_err(format!(
-            "format must be \"openai\", \"openai-responses\" or \"anthropic\", not {format:?}"
-        )));
-    }
+    let format: ToolFormat = format
+        .parse()
+        .map_err(|e: ArtifactError| PyValueError::new_err(e.to_string()))?;
     let mut seen = std::collections::HashSet::new();
     let mut owned = Vec::new();
     for a in &artifacts {
@@ -1625,7 +1619,7 @@ fn forge_tools_for(artifacts: Vec<Bound<'_, PyArtifact>>, format: &str) -> PyRes
     }
     Ok(ToolSet {
         artifacts: owned,
-        format: format.to_owned(),
+        format,
     })
 }
 
@@ -1652,6 +1646,7 @@ fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ToolSet>()?;
     m.add_class::<PyRegistry>()?;
     m.add_class::<PyProject>()?;
+    m.add_class::<turn::PyTurn>()?;
     m.add_class::<StreamingExtractor>()?;
     m.add_class::<PyStreamingJson>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -53,7 +53,7 @@ def test_every_method_of_the_classes_has_a_stub() -> None:
         for node in tree.body
         if isinstance(node, ast.ClassDef)
     }
-    for cls in (flexmd.Spec, flexmd.Artifact, flexmd.ToolSet):
+    for cls in (flexmd.Spec, flexmd.Artifact, flexmd.ToolSet, flexmd.Turn, flexmd.Registry, flexmd.Project):
         public = {n for n in dir(cls) if not n.startswith("_")}
         assert public - stubbed[cls.__name__] == set(), cls.__name__
 
@@ -186,7 +186,7 @@ def test_the_stubs_name_the_parameters_and_defaults_the_code_has() -> None:
         if callable(obj) and not isinstance(obj, type):
             assert stubs[name] == runtime_params(obj), name
             checked += 1
-    for cls in (flexmd.Spec, flexmd.Artifact, flexmd.ToolSet):
+    for cls in (flexmd.Spec, flexmd.Artifact, flexmd.ToolSet, flexmd.Turn, flexmd.Registry, flexmd.Project):
         for name in dir(cls):
             member = getattr(cls, name)
             if name.startswith("_") or not callable(member):

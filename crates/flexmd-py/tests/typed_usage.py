@@ -54,9 +54,19 @@ def use(answer: str, llm: Any) -> None:
     agent_schema: str = project.schema_for_agent("code-reviewer")
     retries: int = project.step_retries({"agent": "code-reviewer"})
     root: Path = project.root
+    turn = flexmd.Turn(max_inline_bytes=4096, format="anthropic")
+    shown: Dict[str, Any] = turn.add_result("toolu_1", "read_log", b"ok\n" * 5000)
+    turn.register(
+        "count", "Count lines.", {"type": "object"}, lambda a, args: a.line_count(), kind="text"
+    )
+    offered: List[Dict[str, Any]] = turn.merged_tools([{"name": "search", "input_schema": {}}])
+    reply: str = turn.call({"name": "count", "arguments": {"callId": "toolu_1"}})
+    kept: Optional[flexmd.Artifact] = turn.artifact("toolu_1")
+    dropped: int = turn.end()
     checked = flexmd.validate(answer, agent_schema, registry=registry)
     reveal_type(checked)
     del data, plain, lines, text, events, fix, update, state, names, retries, root
+    del shown, offered, reply, kept, dropped
 
 
 async def use_async(llm: Any) -> None:

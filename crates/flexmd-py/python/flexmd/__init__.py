@@ -5,7 +5,8 @@ plain Markdown what shape to answer in and extract its answer
 (:class:`Spec`), validate data against JSON Schemas or Pydantic models with
 coercion and defaults (:func:`validate`), ask again with precise hints until
 the answer is valid (:func:`ask`), and let a model query tool outputs too
-large for a prompt (:class:`Artifact`, :func:`forge_tools`).
+large for a prompt (:class:`Artifact`, :func:`forge_tools`, and an agent's
+:class:`Turn`).
 
 Every function returns the same JSON the ``flexmd`` command-line tool prints
 for the same input, as plain dicts and lists.
@@ -36,6 +37,7 @@ from ._flexmd import (
     StreamingExtractor,
     StreamingJson,
     ToolSet,
+    Turn,
     __version__,
     detect_objects,
     find_json,
@@ -67,6 +69,7 @@ __all__ = [
     "StreamingJson",
     "ToolCallError",
     "ToolSet",
+    "Turn",
     "ValidationError",
     "__version__",
     "ask",

@@ -713,6 +713,101 @@ class ToolSet:
         holding them, or a list): ``{id?, name, result | error}`` each, as
         ``flexmd call --json`` prints them."""
 
+class Turn:
+    """One agent turn. Give it each tool result as it arrives
+    (:meth:`add_result`): a small one comes back as it is; a large one is
+    kept as an artifact of the turn and the model sees a notice instead
+    (size, a head and tail preview, the tools to read it with and its
+    ``callId``). Offer the model :meth:`merged_tools` (your tools and the
+    artifact tools), run its artifact tool calls with :meth:`call`, and
+    :meth:`end` the turn when it is done.
+
+    A turn is used by one thread at a time; using it while one of its calls
+    runs (from another thread) raises :class:`FlexmdError`. Your tool
+    functions run with the turn free, and may read it.
+
+    >>> turn = Turn(max_inline_bytes=64)
+    >>> turn.add_result("call_1", "ping", "pong")
+    {'text': 'pong', 'spooled': False}
+    >>> turn.add_result("call_2", "read_log", "ok\n" * 100)["spooled"]
+    True
+    >>> turn.call({"name": "artifact_head", "arguments": {"callId": "call_2", "n": 1}})
+    'ok\n'
+    """
+
+    def __init__(
+        self,
+        max_inline_bytes: int = 16384,
+        max_inline_tokens: int = 4000,
+        preview_lines: int = 5,
+        format: ToolFormat = "openai",
+    ) -> None:
+        """A result over ``max_inline_bytes`` bytes or ``max_inline_tokens``
+        tokens (o200k_base) is kept; its notice previews ``preview_lines``
+        lines of its head and tail. Definitions come in ``format``."""
+    def add_result(
+        self,
+        call_id: str,
+        tool_name: str,
+        content: Union[str, bytes],
+        kind: Literal["auto", "text", "json", "markdown"] = "auto",
+    ) -> Dict[str, Any]:
+        """Adds the result of the tool call ``call_id`` of ``tool_name``,
+        read as ``kind`` (``"auto"``: JSON when it is JSON, Markdown when it
+        has headings or code fences, else text). Returns ``{"text": str,
+        "spooled": bool}``: the text to give the model in its place. A
+        result of an artifact tool is never kept. A ``call_id`` already used
+        in this turn raises :class:`ToolCallError`."""
+    def add_artifact(self, artifact: Artifact, tool_name: str) -> Dict[str, Any]:
+        """Adds an artifact you have (``Artifact.open(path)``) as the result
+        of ``tool_name``, under its ``call_id``; returns its notice."""
+    def register(
+        self,
+        name: str,
+        description: str,
+        parameters: Dict[str, Any],
+        function: Callable[[Artifact, Dict[str, Any]], Any],
+        kind: Optional[Literal["text", "json", "markdown"]] = None,
+        serialise: Optional[Callable[[Any], str]] = None,
+    ) -> None:
+        """Registers a tool of your own over the turn's artifacts:
+        ``function(artifact, arguments)`` gets the :class:`Artifact` the
+        call names and the other arguments, checked against
+        ``parameters`` (their JSON Schema without ``callId``, which the
+        turn adds); its value is given to the model as JSON, or as
+        ``serialise(value)`` returns it, within the turn's caps. ``kind``
+        offers it for artifacts of that kind only. It replaces a tool of
+        the same name, and stays registered when the turn ends."""
+    @property
+    def definitions(self) -> List[Dict[str, Any]]:
+        """The artifact tools in the turn's format (each ``callId`` enum
+        naming the artifacts it reads) and yours; empty while the turn
+        has no artifact."""
+    def merged_tools(self, tools: Sequence[Any]) -> List[Dict[str, Any]]:
+        """Your tools (dicts in any of the three formats, or SDK objects)
+        with the artifact tools merged in: yours keep their place and
+        fields unless an artifact tool of the same name replaces one; the
+        artifact tools follow."""
+    @property
+    def format(self) -> ToolFormat:
+        """The definitions' format."""
+    def is_artifact_tool(self, name: str) -> bool:
+        """Whether ``name`` is an artifact tool (forged or yours)."""
+    @property
+    def call_ids(self) -> List[str]:
+        """The ``call_id`` of each artifact kept, in the order added."""
+    def artifact(self, call_id: str) -> Optional[Artifact]:
+        """The artifact kept for ``call_id``, or ``None``."""
+    def call(self, tool_call: Any) -> str:
+        """Runs one artifact tool call (a dict, JSON text, or the
+        provider's tool-call object) and returns the text to give the
+        model; raises :class:`ToolCallError`, with the text to give it
+        instead, when the call cannot run. An exception your tool function
+        raises is raised as it is."""
+    def end(self) -> int:
+        """Ends the turn: drops its artifacts (your tools stay) and returns
+        how many were dropped."""
+
 def forge_tools(artifacts: Sequence[Artifact], format: ToolFormat = "openai") -> ToolSet:
     """Forges the tools for ``artifacts``: the line tools for all, the
     ``artifact_json_*`` tools when one is JSON, the ``artifact_md_*`` tools
