@@ -705,6 +705,59 @@ export function forgeTools(
   options?: { format?: ToolFormat },
 ): ForgedTools;
 
+/** What a model sees for one tool result: the result, or the notice that stands in for it. */
+export interface TurnOutput {
+  text: string;
+  /** Whether the result was kept as an artifact of the turn. */
+  spooled: boolean;
+}
+
+/** A tool of your own over a turn's artifacts. */
+export interface TurnTool<A = Record<string, unknown>> {
+  name: string;
+  description: string;
+  /** The JSON Schema of its arguments, without `callId` (which the turn adds). */
+  parameters?: Record<string, unknown>;
+  /** Runs the call: the artifact it names and its other arguments, checked against `parameters`. */
+  fn: (artifact: SpooledArtifact, args: A) => unknown | Promise<unknown>;
+  /** Offer it for artifacts of this kind only. */
+  kind?: "text" | "json" | "markdown";
+  /** The text the model gets for the value (default: `defaultSerialise`). */
+  serialise?: (value: unknown) => string | Promise<string>;
+}
+
+/**
+ * One agent turn: large tool results become artifacts the model reads with
+ * the forged tools, merged into yours; ending the turn drops them.
+ */
+export class Turn {
+  constructor(options?: { maxInlineBytes?: number; maxInlineTokens?: number; previewLines?: number; format?: ToolFormat });
+  /** A tool result (a string or UTF-8 bytes): the text to give the model in its place. */
+  addResult(
+    callId: string,
+    toolName: string,
+    content: string | Uint8Array | ArrayBuffer,
+    options?: { kind?: "auto" | "text" | "json" | "markdown" },
+  ): TurnOutput;
+  /** An artifact you have, as the result of `toolName`, under its `callId`. */
+  addArtifact(artifact: SpooledArtifact, toolName: string): TurnOutput;
+  /** Registers a tool of your own; it replaces one of its name. */
+  register<A = Record<string, unknown>>(tool: TurnTool<A>): void;
+  /** The artifact tools in the turn's format and yours; empty while the turn has no artifact. */
+  readonly definitions: Array<Record<string, unknown>>;
+  /** Your tools (any of the three formats) with the artifact tools merged in. */
+  mergedTools(tools: Array<Record<string, unknown>>): Array<Record<string, unknown>>;
+  readonly format: ToolFormat;
+  isArtifactTool(name: string): boolean;
+  /** The `callId` of each artifact kept, in the order added. */
+  readonly callIds: string[];
+  artifact(callId: string): SpooledArtifact | undefined;
+  /** Runs one artifact tool call: the text to give the model. Rejects with `ToolCallError` (its message is for the model). */
+  call(toolCall: ToolCallInput): Promise<string>;
+  /** Drops the turn's artifacts; returns how many. */
+  end(): number;
+}
+
 /** Tool definitions for OpenAI Chat Completions (`openai`), the OpenAI Responses API (`openai-responses`: flat, `strict: false`) or Anthropic. */
 export type ToolFormat = "openai" | "openai-responses" | "anthropic";
 

@@ -595,7 +595,7 @@ impl Turn {
                 ))
             })?;
         let value = run(&call.artifact, &call.arguments)?;
-        Ok(self.finish(&call, &value))
+        Ok(self.finish(name, &value))
     }
 
     /// Whether `name` is a custom tool the host runs itself
@@ -634,14 +634,11 @@ impl Turn {
         })
     }
 
-    /// The text the model sees for the value a prepared call returned:
-    /// serialised by the tool's serialiser (default
+    /// The text the model sees for the value a call of the custom tool
+    /// `tool` returned: serialised by the tool's serialiser (default
     /// [`default_serialise`](crate::default_serialise)), within the caps.
-    pub fn finish(&self, call: &PreparedCall, value: &Value) -> String {
-        match self
-            .custom_tool(&call.tool)
-            .and_then(|t| t.serialise.as_ref())
-        {
+    pub fn finish(&self, tool: &str, value: &Value) -> String {
+        match self.custom_tool(tool).and_then(|t| t.serialise.as_ref()) {
             Some(serialise) => capped(serialise(value), self.options.caps),
             None => capped_value(value, self.options.caps),
         }

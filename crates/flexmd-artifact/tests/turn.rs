@@ -503,7 +503,7 @@ fn hosted_tools_are_prepared_and_finished_by_the_host() {
     assert_eq!(call.arguments, json!({"n": 2}).as_object().unwrap().clone());
     let value = json!(call.artifact.base().head(2));
     // The default serialiser gives a list of strings as lines, as the ADK does.
-    assert_eq!(turn.finish(&call, &value), "word0 rest\nword1 rest");
+    assert_eq!(turn.finish(&call.tool, &value), "word0 rest\nword1 rest");
     assert!(
         turn.prepare("artifact_head", r#"{"callId": "call_1"}"#)
             .is_err(),

@@ -96,7 +96,7 @@ impl PyTurn {
             }
             None => {
                 let value = to_json(&returned)?;
-                Ok(self.lock(py)?.finish(&prepared, &value))
+                Ok(self.lock(py)?.finish(&prepared.tool, &value))
             }
         }
     }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use flexmd_artifact::{
     Artifact, ArtifactError, ArtifactKind, Encoding, GrepFlags, GrepPattern, MemoryReader, ReadAs,
-    SpooledJsonArtifact, SpooledMarkdownArtifact, ToolCall, default_serialise, forge_tools,
-    tool_calls, tool_catalogue,
+    SpooledJsonArtifact, SpooledMarkdownArtifact, ToolCall, ToolFormat, default_serialise,
+    forge_tools, tool_calls, tool_catalogue,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -17,7 +17,7 @@ use crate::api::{BindingError, Outcome, argument_error, from_json, to_value};
 /// An artifact error as the package throws it: a bad query (pattern,
 /// JSONPath, arguments, a result too large) is a `ToolCallError`, content
 /// that is not the kind asked for an `ArtifactError`.
-fn artifact_error(error: &ArtifactError) -> BindingError {
+pub(crate) fn artifact_error(error: &ArtifactError) -> BindingError {
     let name = match error {
         ArtifactError::Pattern(_)
         | ArtifactError::JsonPath(_)
@@ -100,9 +100,9 @@ pub(crate) fn serialise(value: &str) -> Outcome {
 
 /// One artifact: the text, how it is read, and the id tool calls name it by.
 pub struct ArtifactHandle {
-    call_id: String,
-    kind: ReadAs,
-    artifact: Arc<Artifact>,
+    pub(crate) call_id: String,
+    pub(crate) kind: ReadAs,
+    pub(crate) artifact: Arc<Artifact>,
 }
 
 /// The arguments a query may take (each method reads its own).
@@ -318,17 +318,6 @@ pub struct ToolBox {
     format: ToolFormat,
 }
 
-/// The shapes tool definitions are given in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ToolFormat {
-    /// OpenAI Chat Completions: `{type, function: {...}}`.
-    OpenAi,
-    /// The OpenAI Responses API: `{type, name, description, parameters, strict}`.
-    OpenAiResponses,
-    /// Anthropic: `{name, description, input_schema}`.
-    Anthropic,
-}
-
 /// Options of a paged call.
 #[derive(Debug, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
@@ -350,16 +339,9 @@ impl ToolBox {
     /// No artifacts yet; definitions in `format` (`openai`,
     /// `openai-responses` or `anthropic`).
     pub fn new(format: &str) -> Result<Self, BindingError> {
-        let format = match format {
-            "openai" => ToolFormat::OpenAi,
-            "openai-responses" => ToolFormat::OpenAiResponses,
-            "anthropic" => ToolFormat::Anthropic,
-            other => {
-                return Err(argument_error(format!(
-                    "format must be \"openai\", \"openai-responses\" or \"anthropic\", not {other:?}"
-                )));
-            }
-        };
+        let format: ToolFormat = format
+            .parse()
+            .map_err(|e: ArtifactError| argument_error(e.to_string()))?;
         Ok(Self {
             artifacts: Vec::new(),
             format,
@@ -381,17 +363,14 @@ impl ToolBox {
 
     /// The tool definitions (`flexmd tools`).
     pub fn definitions(&self) -> Outcome {
-        let tools = forge_tools(&self.artifacts);
-        Ok(match self.format {
-            ToolFormat::OpenAi => tools.to_openai(),
-            ToolFormat::OpenAiResponses => tools.to_openai_responses(),
-            ToolFormat::Anthropic => tools.to_anthropic(),
-        })
+        Ok(self
+            .format
+            .render_all(&forge_tools(&self.artifacts).definitions()))
     }
 
     /// The tool calls in `calls` (JSON text: a call, an assistant message,
     /// or a list of them, in any provider's shape).
-    fn calls(calls: &str) -> Result<Vec<ToolCall>, BindingError> {
+    pub(crate) fn calls(calls: &str) -> Result<Vec<ToolCall>, BindingError> {
         let value: Value = from_json("tool call", calls)?;
         let calls = tool_calls(&value).map_err(|e| artifact_error(&e))?;
         if calls.is_empty() {
@@ -405,7 +384,7 @@ impl ToolBox {
         Ok(calls)
     }
 
-    fn one(calls: &str, what: &str) -> Result<ToolCall, BindingError> {
+    pub(crate) fn one(calls: &str, what: &str) -> Result<ToolCall, BindingError> {
         let mut calls = Self::calls(calls)?;
         match (calls.pop(), calls.is_empty()) {
             (Some(call), true) => Ok(call),

@@ -19,6 +19,8 @@ mod artifacts;
 #[cfg(feature = "schema")]
 mod schema;
 mod stream;
+#[cfg(feature = "artifacts")]
+mod turn;
 
 use std::cell::{Cell, RefCell};
 
@@ -436,6 +438,112 @@ impl ToolBoxHandle {
     #[wasm_bindgen(js_name = callPage)]
     pub fn call_page(&self, call: &str, options: &str) -> String {
         envelope(self.0.call_page(call, options))
+    }
+}
+
+/// One agent turn, for the package's `Turn` (each method returns one JSON
+/// text, an envelope).
+#[cfg(feature = "artifacts")]
+#[wasm_bindgen]
+pub struct TurnHandle(turn::TurnBox);
+
+#[cfg(feature = "artifacts")]
+#[wasm_bindgen]
+impl TurnHandle {
+    /// A turn (the envelope's error for bad options).
+    pub fn open(options: &str) -> Result<TurnHandle, String> {
+        turn::TurnBox::new(options)
+            .map(Self)
+            .map_err(|e| envelope(Err(e)))
+    }
+
+    /// A tool result: `{text, spooled}`.
+    #[wasm_bindgen(js_name = addResult)]
+    pub fn add_result(
+        &mut self,
+        call_id: &str,
+        tool_name: &str,
+        content: &str,
+        kind: &str,
+    ) -> String {
+        envelope(self.0.add_result(call_id, tool_name, content, kind))
+    }
+
+    /// An artifact the package holds, as a tool result.
+    #[wasm_bindgen(js_name = addArtifact)]
+    pub fn add_artifact(&mut self, artifact: &ArtifactExport, tool_name: &str) -> String {
+        envelope(self.0.add_artifact(&artifact.0, tool_name))
+    }
+
+    /// Registers a tool the package runs.
+    pub fn register(
+        &mut self,
+        name: &str,
+        description: &str,
+        parameters: &str,
+        kind: &str,
+    ) -> String {
+        envelope(self.0.register(name, description, parameters, kind))
+    }
+
+    /// The artifact tools' definitions.
+    pub fn definitions(&self) -> String {
+        envelope(self.0.definitions())
+    }
+
+    /// The host's tools with the artifact tools merged in.
+    #[wasm_bindgen(js_name = mergedTools)]
+    pub fn merged_tools(&self, host: &str) -> String {
+        envelope(self.0.merged_tools(host))
+    }
+
+    /// The definitions' format.
+    #[wasm_bindgen(getter)]
+    pub fn format(&self) -> String {
+        self.0.format()
+    }
+
+    /// Whether `name` is an artifact tool.
+    #[wasm_bindgen(js_name = isArtifactTool)]
+    pub fn is_artifact_tool(&self, name: &str) -> bool {
+        self.0.is_artifact_tool(name)
+    }
+
+    /// The artifacts' call ids.
+    #[wasm_bindgen(js_name = callIds)]
+    pub fn call_ids(&self) -> String {
+        envelope(self.0.call_ids())
+    }
+
+    /// The artifact of a call id, if the turn holds one.
+    pub fn artifact(&self, call_id: &str) -> Option<ArtifactExport> {
+        self.0.artifact(call_id).map(ArtifactExport)
+    }
+
+    /// A call of a tool the package runs, checked; `null` for an artifact tool.
+    pub fn prepare(&self, call: &str) -> String {
+        envelope(self.0.prepare(call))
+    }
+
+    /// Runs a call of an artifact tool.
+    pub fn call(&self, call: &str) -> String {
+        envelope(self.0.call(call))
+    }
+
+    /// The text of a value a package-run tool returned.
+    pub fn finish(&self, tool: &str, value: &str) -> String {
+        envelope(self.0.finish(tool, value))
+    }
+
+    /// A text a package-run tool's serialiser gave, within the caps.
+    #[wasm_bindgen(js_name = finishText)]
+    pub fn finish_text(&self, text: &str) -> String {
+        envelope(self.0.finish_text(text))
+    }
+
+    /// Ends the turn.
+    pub fn end(&mut self) -> String {
+        envelope(self.0.end())
     }
 }
 

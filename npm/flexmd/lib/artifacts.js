@@ -7,6 +7,9 @@ import { raise } from "./thrown.js";
 import { call, count, index, kindOf, options, text, toJson } from "./call.js";
 
 const HANDLE = Symbol("flexmd artifact");
+// The key of the object the package passes a constructor to wrap a handle
+// the module made (a turn's artifact) instead of reading a text.
+const ADOPT = Symbol("flexmd adopt");
 
 // What a class's prototype has when it is an artifact class from another
 // copy of the package.
@@ -83,11 +86,16 @@ export class SpooledArtifact {
 
   /** `text` read as `options.kind` (default: the class's kind), named `options.callId` in tool calls. */
   constructor(input, options) {
-    const { kind = new.target.defaultKind, callId = "artifact" } = artifactOptions(options, "callId");
-    try {
-      this[HANDLE] = wasm.ArtifactHandle.open(text("text", input), kind, callId);
-    } catch (thrown) {
-      raise(thrown);
+    const adopted = input !== null && typeof input === "object" ? input[ADOPT] : undefined;
+    if (adopted !== undefined) {
+      this[HANDLE] = adopted;
+    } else {
+      const { kind = new.target.defaultKind, callId = "artifact" } = artifactOptions(options, "callId");
+      try {
+        this[HANDLE] = wasm.ArtifactHandle.open(text("text", input), kind, callId);
+      } catch (thrown) {
+        raise(thrown);
+      }
     }
     this.#callId = this[HANDLE].callId;
     this.#kind = this[HANDLE].kind;
@@ -388,6 +396,144 @@ export function forgeTools(artifacts, { format = "openai" } = {}) {
   };
 }
 
+
+// An artifact over a handle the module made, of the class for its kind.
+function adopt(handle) {
+  if (handle.kind === "markdown") return new SpooledMarkdownArtifact({ [ADOPT]: handle });
+  if (handle.kind === "text") return new SpooledArtifact({ [ADOPT]: handle });
+  return new SpooledJsonArtifact({ [ADOPT]: handle });
+}
+
+const RESULT_KINDS = ["auto", "text", "json", "markdown"];
+
+/**
+ * One agent turn. Give it each tool result as it arrives (`addResult`): a
+ * small one comes back as it is; a large one is kept as an artifact of the
+ * turn and the model sees a notice instead (size, a head and tail
+ * preview, the tools to read it with and its `callId`). Offer the model
+ * `mergedTools(yourTools)`, run its artifact tool calls with `call`, and
+ * `end()` the turn when it is done.
+ */
+export class Turn {
+  #handle;
+  #tools = new Map();
+
+  /** `maxInlineBytes` (16384), `maxInlineTokens` (4000, o200k_base), `previewLines` (5), `format` (`openai`, `openai-responses`, `anthropic`). */
+  constructor(opts = {}) {
+    if (opts === null || typeof opts !== "object") throw new TypeError(`options must be an object, not ${kindOf(opts)}`);
+    const given = {};
+    for (const name of ["maxInlineBytes", "maxInlineTokens", "previewLines"]) {
+      if (opts[name] !== undefined) given[name] = count(name, opts[name]);
+    }
+    if (opts.format !== undefined) given.format = text("format", opts.format);
+    try {
+      this.#handle = wasm.TurnHandle.open(JSON.stringify(given));
+    } catch (thrown) {
+      raise(thrown);
+    }
+  }
+
+  /**
+   * Adds the result of the tool call `callId` of `toolName` (a string, or
+   * UTF-8 bytes read leniently), read as `kind` (`auto`: JSON when it is
+   * JSON, Markdown when it has headings or code fences, else text).
+   * Returns `{ text, spooled }`: the text to give the model in its place.
+   * A result of an artifact tool is never kept; a `callId` used twice is a
+   * ToolCallError.
+   */
+  addResult(callId, toolName, content, { kind = "auto" } = {}) {
+    const body =
+      content instanceof Uint8Array || content instanceof ArrayBuffer ? new TextDecoder().decode(content) : text("content", content);
+    if (!RESULT_KINDS.includes(kind)) throw new TypeError(`kind must be "auto", "text", "json" or "markdown", not ${JSON.stringify(kind)}`);
+    return call((i, n, c, k) => this.#handle.addResult(i, n, c, k), text("callId", callId), text("toolName", toolName), body, kind);
+  }
+
+  /** Adds an artifact you have as the result of `toolName`, under its `callId`; returns its notice. */
+  addArtifact(artifact, toolName) {
+    if (!(artifact instanceof SpooledArtifact)) throw new TypeError(`artifact must be a SpooledArtifact, not ${kindOf(artifact)}`);
+    if (artifact[HANDLE] === undefined) throw freed(artifact.callId);
+    return call((a, n) => this.#handle.addArtifact(a, n), artifact[HANDLE], text("toolName", toolName));
+  }
+
+  /**
+   * Registers a tool of your own over the turn's artifacts: `fn(artifact,
+   * args)` (may be async) gets the artifact the call names and the other
+   * arguments, checked against `parameters` (their JSON Schema without
+   * `callId`, which the turn adds); its value is given to the model as
+   * `defaultSerialise` gives it, or as `serialise(value)` returns it,
+   * within the turn's caps. `kind` (`text`, `json`, `markdown`) offers it
+   * for artifacts of that kind only. It replaces a tool of its name.
+   */
+  register({ name, description, parameters = { type: "object", properties: {} }, fn, kind, serialise } = {}) {
+    if (typeof fn !== "function") throw new TypeError(`fn must be a function, not ${kindOf(fn)}`);
+    if (serialise !== undefined && typeof serialise !== "function") throw new TypeError(`serialise must be a function, not ${kindOf(serialise)}`);
+    call(
+      (n, d, p, k) => this.#handle.register(n, d, p, k),
+      text("name", name),
+      text("description", description),
+      toJson("parameters", parameters),
+      kind === undefined ? "" : text("kind", kind),
+    );
+    this.#tools.set(name, { fn, serialise });
+  }
+
+  /** The artifact tools in the turn's format (each `callId` enum naming the artifacts it reads) and yours; empty while the turn has none. */
+  get definitions() {
+    return call(() => this.#handle.definitions());
+  }
+
+  /** Your tools (in any of the three formats) with the artifact tools merged in: yours keep their place and fields unless an artifact tool of the same name replaces one; the artifact tools follow. */
+  mergedTools(tools) {
+    if (!Array.isArray(tools)) throw new TypeError(`tools must be an array, not ${kindOf(tools)}`);
+    return call((t) => this.#handle.mergedTools(t), toJson("tools", tools));
+  }
+
+  /** The definitions' format. */
+  get format() {
+    return this.#handle.format;
+  }
+
+  /** Whether `name` is an artifact tool (forged or yours). */
+  isArtifactTool(name) {
+    return this.#handle.isArtifactTool(text("name", name));
+  }
+
+  /** The `callId` of each artifact kept, in the order added. */
+  get callIds() {
+    return call(() => this.#handle.callIds());
+  }
+
+  /** The artifact kept for `callId`, or `undefined`. */
+  artifact(callId) {
+    const handle = this.#handle.artifact(text("callId", callId));
+    return handle === undefined ? undefined : adopt(handle);
+  }
+
+  /**
+   * Runs one artifact tool call (an object or its JSON text, in any
+   * provider's shape) and resolves to the text to give the model; rejects
+   * with a ToolCallError, whose message is the text to give it instead,
+   * when the call cannot run. An error your tool function throws is
+   * thrown as it is.
+   */
+  async call(value) {
+    const json = toolCall(value);
+    const prepared = call((c) => this.#handle.prepare(c), json);
+    if (prepared === null) return call((c) => this.#handle.call(c), json);
+    const tool = this.#tools.get(prepared.tool);
+    const artifact = this.artifact(prepared.callId);
+    const result = await tool.fn(artifact, prepared.arguments);
+    if (tool.serialise !== undefined) {
+      return call((t) => this.#handle.finishText(t), text("what serialise returned", await tool.serialise(result)));
+    }
+    return call((n, v) => this.#handle.finish(n, v), prepared.tool, toJson("the tool's result", result ?? null));
+  }
+
+  /** Ends the turn: drops its artifacts (your tools stay) and returns how many were dropped. */
+  end() {
+    return call(() => this.#handle.end());
+  }
+}
 
 // `using artifact = new SpooledArtifact(...)` frees it at the end of the
 // block, where the runtime has explicit resource management.

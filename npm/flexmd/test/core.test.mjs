@@ -15,6 +15,7 @@ test("the core entry point has every function but the artifacts", () => {
     "SpooledArtifact",
     "SpooledJsonArtifact",
     "SpooledMarkdownArtifact",
+    "Turn",
     "ask",
     "defaultSerialise",
     "findJsonAs",

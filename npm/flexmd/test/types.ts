@@ -103,6 +103,8 @@ import {
   SpooledJsonArtifact,
   SpooledMarkdownArtifact,
   type ToolMethodDescriptor,
+  Turn,
+  type TurnOutput,
   defaultSerialise,
   forgeTools,
 } from "flexmd";
@@ -125,6 +127,24 @@ async function artifacts(): Promise<void> {
   console.log(fromReader.kind, descriptors[0]?.method, isClass, serialised);
 }
 void artifacts();
+
+async function agentTurn(): Promise<void> {
+  const turn = new Turn({ maxInlineBytes: 4096, format: "anthropic" });
+  const shown: TurnOutput = turn.addResult("toolu_1", "read_log", "ok\n".repeat(5000));
+  turn.register<{ word: string }>({
+    name: "count",
+    description: "Count lines with a word.",
+    parameters: { type: "object", properties: { word: { type: "string" } } },
+    fn: async (artifact, args) => (await artifact.grep(args.word)).length,
+    kind: "text",
+  });
+  const offered: Array<Record<string, unknown>> = turn.mergedTools([{ name: "search", input_schema: {} }]);
+  const reply: string = await turn.call({ name: "count", arguments: { callId: "toolu_1", word: "ok" } });
+  const kept: SpooledArtifact | undefined = turn.artifact("toolu_1");
+  const dropped: number = turn.end();
+  console.log(shown.spooled, offered.length, reply, kept?.callId, dropped, turn.callIds, turn.isArtifactTool("x"));
+}
+void agentTurn();
 
 // Streaming, from any source of text.
 import { type JsonStreamFinished, type JsonStreamUpdate, type StreamEvent, StreamingExtractor, StreamingJson, streamJson, streamOutput } from "flexmd";
