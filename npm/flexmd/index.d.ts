@@ -138,7 +138,10 @@ export interface ParsedTable {
 export interface ExtractedSection {
   nodeKey: string;
   nodeLevel: number;
+  /** The text under the section's heading, up to the next heading of any level (read from its subsections, with a `content_in_subsections` warning, when it has none). */
   md: string;
+  /** The whole subtree (sub-headings and their text), when the section has sub-headings. */
+  subtreeMd?: string;
   list?: ParsedList;
   /** The section says it is empty (`None`). */
   empty?: boolean;

@@ -425,8 +425,15 @@ pub struct ExtractedSection {
     pub node_key: String,
     /// The heading level of that node.
     pub node_level: u8,
-    /// The section's raw content Markdown.
+    /// The section's raw content Markdown: the text under its heading up
+    /// to the next heading of any level (flex-md's `content_md`). When that
+    /// is empty and its sub-headings hold the content, that content (read
+    /// leniently, with a `content_in_subsections` warning).
     pub md: String,
+    /// The section's whole subtree (its own text, its sub-headings and
+    /// their text), when it has sub-headings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtree_md: Option<String>,
     /// The parsed list, for list and ordered-list sections.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list: Option<ParsedList>,

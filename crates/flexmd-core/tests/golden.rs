@@ -274,6 +274,7 @@ fn extracted_result() {
     sections.insert(
         "Assumptions".to_owned(),
         ExtractedSection {
+            subtree_md: None,
             node_key: "assumptions".into(),
             node_level: 2,
             md: "- a\n".into(),
@@ -293,6 +294,7 @@ fn extracted_result() {
     sections.insert(
         "Short answer".to_owned(),
         ExtractedSection {
+            subtree_md: None,
             node_key: "short-answer".into(),
             node_level: 1,
             md: "Yes.".into(),
@@ -303,6 +305,7 @@ fn extracted_result() {
     sections.insert(
         "Unknowns".to_owned(),
         ExtractedSection {
+            subtree_md: None,
             node_key: "unknowns".into(),
             node_level: 2,
             md: "None".into(),

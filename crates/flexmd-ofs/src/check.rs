@@ -22,7 +22,7 @@ pub struct Issue {
     /// `section_not_numbered`, `missing_table`, `table_columns_mismatch`,
     /// `ordered_table_missing_hash_column`, `ordered_table_bad_numbering`; for
     /// warnings `lenient_heading`, `lenient_bullets`, `lenient_numbering`,
-    /// `duplicate_section`.
+    /// `duplicate_section`, `content_in_subsections`.
     pub code: String,
     /// The spec section it concerns, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -360,6 +360,7 @@ pub(crate) fn extracted_section(
         node_key: found.node_key,
         node_level: found.node_level,
         md: found.content,
+        subtree_md: found.subtree,
         list,
         empty,
     }
@@ -600,6 +601,16 @@ pub(crate) fn check_section(
             found.heading.clone(),
         )),
         Found::Heading | Found::NumberedHeading => {}
+    }
+    if found.in_subsections {
+        out.warnings.push(issue(
+            "content_in_subsections",
+            Some(name),
+            format!(
+                "`{name}` has no content of its own, only under sub-headings; read from them (write it directly under the `{name}` heading)"
+            ),
+            found.heading.clone(),
+        ));
     }
     if found.merged > 1 {
         out.warnings.push(issue(

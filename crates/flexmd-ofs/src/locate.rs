@@ -39,6 +39,12 @@ pub(crate) struct Located {
     pub(crate) found: Found,
     /// How many same-level headings were merged (1 when unique).
     pub(crate) merged: usize,
+    /// The whole subtree (merged in order), when the section has
+    /// sub-headings: `content` is then the text before the first one.
+    pub(crate) subtree: Option<String>,
+    /// The section's own content is empty and `content` is read from its
+    /// sub-headings' (a lenient reading).
+    pub(crate) in_subsections: bool,
 }
 
 /// A section name for matching: [`normalize_title`], then without leading
@@ -123,6 +129,13 @@ pub(crate) fn locate(
         .filter_map(|&i| all.get(i)?.source.as_ref().map(|s| s.heading.start))
         .collect();
     let subtree_ends = subtree_ends(response.len(), &all);
+    let own_ends: Vec<usize> = (0..all.len())
+        .map(|i| {
+            all.get(i + 1)
+                .and_then(|n| n.source.as_ref())
+                .map_or(response.len(), |s| s.heading.start)
+        })
+        .collect();
     let heads: Vec<Head<'_>> = all.iter().map(|n| Head::of(n)).collect();
     let mut labels: Option<Vec<Label>> = None;
     keys.iter()
@@ -137,6 +150,7 @@ pub(crate) fn locate(
             if !candidates.is_empty() {
                 let bounds = Bounds {
                     subtree_ends: &subtree_ends,
+                    own_ends: &own_ends,
                     section_starts: &section_starts,
                 };
                 return from_headings(response, &heads, &bounds, candidates, found);
@@ -198,14 +212,20 @@ impl<'a> Head<'a> {
 pub(crate) struct Bounds<'a> {
     /// Per heading, where its subtree ends (past the text when not yet known).
     pub(crate) subtree_ends: &'a [usize],
+    /// Per heading, where the next heading of any level starts (past the
+    /// text when there is none yet): where its own content ends.
+    pub(crate) own_ends: &'a [usize],
     /// Heading starts of every node that is a spec section, in order.
     pub(crate) section_starts: &'a [usize],
 }
 
-/// Duplicates: the highest level wins; equal levels merge in
-/// order. A section's content is its subtree: its own text and its
-/// sub-headings, up to the next heading at its level or above, or the next
-/// heading of any spec section, whichever comes first.
+/// Duplicates: the highest level wins; equal levels merge in order. A
+/// section's content is the chosen node's own content (flex-md's
+/// `content_md`): the text after its heading, up to the next heading of
+/// any level. When that is empty but its sub-headings hold text, the
+/// content is its subtree (the text and sub-headings up to the next heading
+/// at its level or above, or the next heading of any spec section,
+/// whichever comes first), read leniently (`in_subsections`).
 pub(crate) fn from_headings(
     response: &str,
     all: &[Head<'_>],
@@ -223,6 +243,10 @@ pub(crate) fn from_headings(
         .copied()
         .filter(|&i| all.get(i).is_some_and(|n| n.level == level))
         .collect();
+    let own_end = |i: usize, span: &Span| -> Span {
+        let end = bounds.own_ends.get(i).copied().unwrap_or(span.end);
+        span.start..end.clamp(span.start, span.end)
+    };
     let subtree = |i: usize| -> Option<(Span, Span)> {
         let (heading, content_start) = all.get(i)?.source.clone()?;
         let end = bounds
@@ -242,25 +266,47 @@ pub(crate) fn from_headings(
         Some((heading, content_start..end))
     };
     let first = all.get(*chosen.first()?)?;
-    let (heading, content_span) = subtree(*chosen.first()?)?;
-    let content_spans: Vec<Span> = chosen
+    let (heading, _) = subtree(*chosen.first()?)?;
+    let subtree_spans: Vec<Span> = chosen
         .iter()
-        .filter_map(|&i| subtree(i))
-        .map(|(_, span)| span)
+        .filter_map(|&i| subtree(i).map(|(_, span)| span))
         .collect();
-    let content = content_spans
+    let own_spans: Vec<Span> = chosen
         .iter()
-        .filter_map(|span| response.get(span.clone()))
+        .zip(&subtree_spans)
+        .map(|(&i, span)| own_end(i, span))
         .collect();
+    let text_of = |spans: &[Span]| -> String {
+        spans
+            .iter()
+            .filter_map(|span| response.get(span.clone()))
+            .collect()
+    };
+    let has_subsections = own_spans.iter().zip(&subtree_spans).any(|(own, all)| {
+        response
+            .get(own.end..all.end)
+            .is_some_and(|rest| !rest.trim().is_empty())
+    });
+    let own = text_of(&own_spans);
+    let (content, content_spans, subtree, in_subsections) = if !has_subsections {
+        (own, own_spans, None, false)
+    } else if own.trim().is_empty() {
+        let whole = text_of(&subtree_spans);
+        (whole.clone(), subtree_spans, Some(whole), true)
+    } else {
+        (own, own_spans, Some(text_of(&subtree_spans)), false)
+    };
     Some(Located {
         node_key: first.key.to_owned(),
         node_level: level,
         content,
         heading,
-        content_span,
+        content_span: content_spans.first()?.clone(),
         content_spans,
         found,
         merged: chosen.len(),
+        subtree,
+        in_subsections,
     })
 }
 
@@ -392,6 +438,8 @@ fn from_label(
         content_spans: std::iter::once(label.content_start..end).collect(),
         found: label.found,
         merged: 1,
+        subtree: None,
+        in_subsections: false,
     })
 }
 

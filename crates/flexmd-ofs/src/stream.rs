@@ -266,6 +266,10 @@ struct State {
     section_starts: Vec<usize>,
     /// The heading whose section is open, and where its unsent text starts.
     current: Option<(usize, usize)>,
+    /// The open section's own content has ended at a sub-heading, and it
+    /// had some: what follows (its subsections) is not sent as its text or
+    /// items.
+    own_ended: bool,
     lists_done: usize,
     tables_done: usize,
     /// Per spec section: its last completed value, and items sent.
@@ -491,6 +495,7 @@ impl StreamingExtractor {
             open: Vec::new(),
             section_starts: Vec::new(),
             current: None,
+            own_ended: false,
             lists_done: 0,
             tables_done: 0,
             completed: vec![None; n],
@@ -720,7 +725,21 @@ impl State {
             if closed {
                 self.send_delta(read.text, h.heading.start, events);
                 self.current = None;
+                self.own_ended = false;
                 self.complete(read, open, events);
+            } else if !self.own_ended && index == open + 1 {
+                // Its first sub-heading ends the section's own content. When it has
+                // some, that is the section; else the section is read from
+                // its subsections, and they stream as its text.
+                let own_start = self.seen.get(open).map_or(0, |s| s.heading.end);
+                let has_own = read
+                    .text
+                    .get(own_start..h.heading.start)
+                    .is_some_and(|own| !own.trim().is_empty());
+                if has_own {
+                    self.send_delta(read.text, h.heading.start, events);
+                    self.own_ended = true;
+                }
             }
         }
         if let Some((i, _)) = section {
@@ -731,12 +750,16 @@ impl State {
                 });
             }
             self.current = Some((index, h.heading.end));
+            self.own_ended = false;
         }
     }
 
     /// The spec section open in the answer, when its lists' items are
     /// sent (a list kind, or prose with `lists_in_prose`).
     fn open_list_section(&self) -> Option<usize> {
+        if self.own_ended {
+            return None;
+        }
         let (open, _) = self.current?;
         let (i, _) = self.seen.get(open)?.section?;
         let section = self.spec.sections.get(i)?;
@@ -861,6 +884,9 @@ impl State {
         let Some((open, from)) = self.current else {
             return;
         };
+        if self.own_ended {
+            return;
+        }
         if end <= from {
             return;
         }
@@ -934,9 +960,19 @@ impl State {
             .iter()
             .map(|&j| self.ends.get(j).copied().unwrap_or(usize::MAX))
             .collect();
+        // Own content ends at the next heading seen (none yet: open).
+        let own_ends: Vec<usize> = candidates
+            .iter()
+            .map(|&j| {
+                self.seen
+                    .get(j + 1)
+                    .map_or(usize::MAX, |next| next.heading.start)
+            })
+            .collect();
         let candidates: Vec<usize> = (0..heads.len()).collect();
         let bounds = Bounds {
             subtree_ends: &ends,
+            own_ends: &own_ends,
             section_starts: &self.section_starts,
         };
         let Some(located) = from_headings(text, &heads, &bounds, &candidates, found) else {

@@ -283,6 +283,11 @@ fn every_split_of_small_answers_agrees() {
         // A byte order mark: the first piece starts inside the first line.
         "\u{feff}## Risks\n- a\n- b\n\n## Steps\n1. x\r\n2. y\r",
         "\u{feff}- a\n- b\n## Risks\n- c\n",
+        // A section's own content ends at its first sub-heading; content
+        // only under sub-headings is read from them.
+        "## Risks\n### Technical\n- slow disk\n### Business\n- no budget\n## Notes\nok\n",
+        "## Notes\nIntro.\n### Detail\nMore.\n## Risks\n- a\n### Later\n- b\n",
+        "## Steps\n\n### One\n1. x\n### Two\n2. y\n",
     ];
     for text in answers {
         for cut in 0..=text.len() {

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import flexmd
+from conftest import ROOT
 
 SPEC_MD = "## Output format\n- Summary — prose\n- Steps — ordered list\n"
 ANSWER = "## Summary\nAll good.\n## Steps\n1. one\n2. two\n"
@@ -370,3 +371,29 @@ def test_exception_hierarchy() -> None:
 
 def test_version() -> None:
     assert flexmd.__version__ == "0.1.0"
+
+
+def test_a_sections_md_is_its_own_content() -> None:
+    """flex-md's `content_md`: text under the heading up to the next heading;
+    content only under sub-headings is read from them, with a warning that
+    `strict` makes an error."""
+    spec = flexmd.Spec.parse((ROOT / "examples" / "specs" / "answer.md").read_text())
+    answer = (ROOT / "examples" / "responses" / "subsections.md").read_text()
+    sections = spec.extract(answer)["sectionsByName"]
+    long = sections["Long answer"]
+    assert long["md"].strip() == (
+        "Move the read path first, then the writes, so a rollback only touches one side."
+    )
+    assert "### Reads\nServe reads" in long["subtreeMd"]
+    assumptions = sections["Assumptions"]
+    assert [i["text"] for i in assumptions["list"]["items"]] == [
+        "The new store handles the current read load.",
+        "Dual writes add under 5 ms.",
+        "The on-call team knows the rollback steps.",
+    ]
+    report = spec.validate(answer)
+    assert report["ok"] is True
+    assert report["warnings"] == ["content_in_subsections:Assumptions"]
+    strict = spec.validate(answer, strict=True)
+    assert strict["ok"] is False
+    assert strict["errors"] == ["content_in_subsections:Assumptions"]

@@ -286,3 +286,24 @@ test("offsets slice the JavaScript string, whatever the text", () => {
     assert.equal(issue.column, 1);
   }
 });
+
+test("a section's md is its own content; content only under sub-headings is read with a warning", () => {
+  const spec = read(SPEC);
+  const answer = read("responses/subsections.md");
+  const sections = flexmd.extractOutput(answer, spec).sectionsByName;
+  assert.equal(
+    sections["Long answer"].md.trim(),
+    "Move the read path first, then the writes, so a rollback only touches one side.",
+  );
+  assert.ok(sections["Long answer"].subtreeMd.includes("### Reads\nServe reads"));
+  assert.deepEqual(
+    sections.Assumptions.list.items.map((i) => i.text),
+    ["The new store handles the current read load.", "Dual writes add under 5 ms.", "The on-call team knows the rollback steps."],
+  );
+  const report = flexmd.validateOutput(answer, spec);
+  assert.equal(report.ok, true);
+  assert.deepEqual(report.warnings, ["content_in_subsections:Assumptions"]);
+  const strict = flexmd.validateOutput(answer, spec, { strict: true });
+  assert.deepEqual(strict.errors, ["content_in_subsections:Assumptions"]);
+  assert.deepEqual(report, cliJson(["validate", "--json", "--spec", example(SPEC), example("responses/subsections.md")]));
+});
