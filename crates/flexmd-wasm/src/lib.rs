@@ -14,6 +14,8 @@
 //! `PanicError` (and the tests check it never fires on hostile input).
 
 mod api;
+#[cfg(target_arch = "wasm32")]
+mod growth;
 #[cfg(feature = "artifacts")]
 mod artifacts;
 #[cfg(feature = "schema")]
@@ -23,6 +25,12 @@ mod stream;
 mod turn;
 
 use std::cell::{Cell, RefCell};
+
+/// Memory grows in large steps (see `growth`): thousands of small growths
+/// made large artifacts a hundred times slower to read.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: growth::GrowInSteps = growth::GrowInSteps;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
