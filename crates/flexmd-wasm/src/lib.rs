@@ -14,10 +14,10 @@
 //! `PanicError` (and the tests check it never fires on hostile input).
 
 mod api;
-#[cfg(target_arch = "wasm32")]
-mod growth;
 #[cfg(feature = "artifacts")]
 mod artifacts;
+#[cfg(target_arch = "wasm32")]
+mod growth;
 #[cfg(feature = "schema")]
 mod schema;
 mod stream;
