@@ -357,6 +357,69 @@ impl SpooledArtifact {
     pub fn as_string(&self) -> Cow<'_, str> {
         self.reader.read_all()
     }
+
+    /// [`SpooledArtifact::as_string`] a piece at a time, for a host that
+    /// must not be held for the whole text at once: the text from byte
+    /// `start`, at most `max_bytes` (at least 4) bytes of it, cut before a
+    /// character so that the pieces join to the whole; `next` is where the
+    /// next piece starts.
+    ///
+    /// ```
+    /// use flexmd_artifact::{MemoryReader, SpooledArtifact};
+    ///
+    /// let a = SpooledArtifact::new(MemoryReader::new("añb€c"));
+    /// let (mut text, mut at) = (String::new(), Some(0));
+    /// while let Some(start) = at {
+    ///     let piece = a.as_string_chunk(start, 4);
+    ///     text.push_str(&piece.text);
+    ///     at = piece.next;
+    /// }
+    /// assert_eq!(text, a.as_string());
+    /// ```
+    pub fn as_string_chunk(&self, start: usize, max_bytes: usize) -> crate::TextChunk {
+        let bytes = self.reader.bytes();
+        let start = start.min(bytes.len());
+        let reach = start.saturating_add(max_bytes.max(4)).min(bytes.len());
+        let end = piece_end(bytes, start, reach);
+        crate::TextChunk {
+            text: String::from_utf8_lossy(bytes.get(start..end).unwrap_or_default()).into_owned(),
+            next: (end < bytes.len()).then_some(end),
+        }
+    }
+}
+
+/// Where a piece of `bytes` from `start` that may reach `reach` ends: at
+/// `reach`, unless a character (or a maximal invalid sequence, which
+/// lossy decoding turns into one U+FFFD) starts before it and ends after
+/// it; then before that character.
+fn piece_end(bytes: &[u8], start: usize, reach: usize) -> usize {
+    if reach >= bytes.len() {
+        return bytes.len();
+    }
+    let from = reach.saturating_sub(3).max(start);
+    let Some(lead) = (from..reach)
+        .rev()
+        .find(|&i| bytes.get(i).is_some_and(|b| b & 0xC0 != 0x80))
+    else {
+        return reach;
+    };
+    let window = bytes
+        .get(lead..lead.saturating_add(4).min(bytes.len()))
+        .unwrap_or_default();
+    let first = match std::str::from_utf8(window) {
+        Ok(text) => text.chars().next().map_or(1, char::len_utf8),
+        Err(e) if e.valid_up_to() > 0 => window
+            .get(..e.valid_up_to())
+            .and_then(|valid| std::str::from_utf8(valid).ok())
+            .and_then(|text| text.chars().next())
+            .map_or(1, char::len_utf8),
+        Err(e) => e.error_len().unwrap_or(window.len()),
+    };
+    if lead + first > reach && lead > start {
+        lead
+    } else {
+        reach
+    }
 }
 
 /// The indexes `[start, end)` of a list of `len` items, as JavaScript's

@@ -182,6 +182,8 @@ struct Index {
 pub struct SpooledMarkdownArtifact {
     base: SpooledArtifact,
     index: OnceLock<Index>,
+    /// The index while [`SpooledMarkdownArtifact::index_chunk`] builds it.
+    building: std::sync::Mutex<Option<Box<IndexBuilder>>>,
 }
 
 impl SpooledMarkdownArtifact {
@@ -190,6 +192,7 @@ impl SpooledMarkdownArtifact {
         Self {
             base: SpooledArtifact::new(reader),
             index: OnceLock::new(),
+            building: std::sync::Mutex::new(None),
         }
     }
 
@@ -198,6 +201,7 @@ impl SpooledMarkdownArtifact {
         Self {
             base,
             index: OnceLock::new(),
+            building: std::sync::Mutex::new(None),
         }
     }
 
@@ -207,7 +211,59 @@ impl SpooledMarkdownArtifact {
     }
 
     fn index(&self) -> &Index {
-        self.index.get_or_init(|| build_index(self.base.reader()))
+        self.index.get_or_init(|| {
+            let reader = self.base.reader();
+            let partial = self
+                .building
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            match partial {
+                Some(mut builder) => {
+                    builder.advance(reader, usize::MAX);
+                    builder.finish(reader)
+                }
+                None => build_index(reader),
+            }
+        })
+    }
+
+    /// Builds the structure index (headings, code blocks, front matter,
+    /// reference definitions) a piece at a time, about `budget` bytes of
+    /// text per call, for a host that must not be held for the whole text
+    /// at once (the npm package gives its event loop a turn between
+    /// pieces); returns whether the index is complete. Any query builds
+    /// what is left.
+    ///
+    /// ```
+    /// use flexmd_artifact::{MemoryReader, SpooledMarkdownArtifact};
+    ///
+    /// let doc: String = (0..100).map(|i| format!("# H{i}\ntext\n")).collect();
+    /// let a = SpooledMarkdownArtifact::new(MemoryReader::new(doc));
+    /// let mut calls = 1;
+    /// while !a.index_chunk(64) {
+    ///     calls += 1;
+    /// }
+    /// assert!(calls > 10);
+    /// assert_eq!(a.md_headings(None).len(), 100);
+    /// ```
+    pub fn index_chunk(&self, budget: usize) -> bool {
+        if self.index.get().is_some() {
+            return true;
+        }
+        let reader = self.base.reader();
+        let mut building = self
+            .building
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let builder = building.get_or_insert_with(Box::default);
+        if !builder.advance(reader, budget) {
+            return false;
+        }
+        if let Some(builder) = building.take() {
+            let _ = self.index.set(builder.finish(reader));
+        }
+        true
     }
 
     /// The front matter as JSON: an object (empty for an empty block),
@@ -1012,113 +1068,146 @@ fn bump(value: Option<&mut Value>, by: usize) {
 }
 
 /// A fence being read: its character, length and opening line.
+#[derive(Debug)]
 struct OpenFence {
     marker: u8,
     len: usize,
     entry: usize,
 }
 
-/// The index, in one pass over the lines; no content is kept but reference
-/// definitions (at most [`MAX_DEFINITIONS`]).
-fn build_index(reader: &dyn SpoolReader) -> Index {
-    let mut index = Index::default();
-    let mut fence: Option<OpenFence> = None;
-    let mut in_frontmatter = false;
-    // The current paragraph's first line, for setext headings.
-    let mut paragraph: Option<usize> = None;
-    for (i, raw) in reader.lines_from(0).enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(&raw);
-        if i == 0 && line.trim_end() == "---" {
-            in_frontmatter = true;
-            continue;
-        }
-        if in_frontmatter {
-            if matches!(line.trim_end(), "---" | "...") {
-                in_frontmatter = false;
-                index.frontmatter = Some((0, i));
+/// The index, built a piece at a time: one pass over the lines; no
+/// content is kept but reference definitions (at most
+/// [`MAX_DEFINITIONS`]).
+#[derive(Debug, Default)]
+struct IndexBuilder {
+    index: Index,
+    fence: Option<OpenFence>,
+    in_frontmatter: bool,
+    /// The current paragraph's first line, for setext headings.
+    paragraph: Option<usize>,
+    /// The next line to read.
+    line: usize,
+    /// Bytes read so far.
+    bytes: usize,
+}
+
+impl IndexBuilder {
+    /// Reads lines until about `budget` more bytes are read or the text
+    /// ends; returns whether it has.
+    fn advance(&mut self, reader: &dyn SpoolReader, budget: usize) -> bool {
+        let stop = self.bytes.saturating_add(budget);
+        for raw in reader.lines_from(self.line) {
+            if self.bytes >= stop {
+                return false;
             }
-            continue;
-        }
-        if let Some(open) = &fence {
-            if closes(line, open) {
-                if let Some(entry) = index.code.get_mut(open.entry) {
-                    entry.end_line = i;
+            let i = self.line;
+            self.line += 1;
+            self.bytes += raw.len() + 1;
+            let line = raw.strip_suffix('\r').unwrap_or(&raw);
+            if i == 0 && line.trim_end() == "---" {
+                self.in_frontmatter = true;
+                continue;
+            }
+            if self.in_frontmatter {
+                if matches!(line.trim_end(), "---" | "...") {
+                    self.in_frontmatter = false;
+                    self.index.frontmatter = Some((0, i));
                 }
-                fence = None;
+                continue;
             }
-            continue;
-        }
-        let indent = line.len() - line.trim_start_matches(' ').len();
-        let body = line.get(indent..).unwrap_or_default();
-        if indent <= 3
-            && let Some(open) = opens(body)
-        {
-            paragraph = None;
-            index.code.push(Fence {
-                start_line: i,
-                end_line: i,
-            });
-            fence = Some(OpenFence {
-                marker: open.0.0,
-                len: open.0.1,
-                entry: index.code.len() - 1,
-            });
-            continue;
-        }
-        if indent <= 3
-            && let Some(depth) = atx_depth(body)
-        {
-            paragraph = None;
-            index.headings.push(Mark {
-                line: i,
-                lines: 1,
-                depth,
-            });
-            continue;
-        }
-        if indent <= 3
-            && let Some(depth) = setext_underline(body)
-            && let Some(first) = paragraph.take()
-        {
-            index.headings.push(Mark {
-                line: first,
-                lines: u32::try_from(i + 1 - first).unwrap_or(u32::MAX),
-                depth,
-            });
-            continue;
-        }
-        // `---` after a paragraph is its underline (above); anywhere else
-        // it, `***` or `___` is a rule that ends the paragraph and starts
-        // none (front matter only opens on the first line).
-        if line.trim().is_empty() || (indent <= 3 && thematic_break(body)) {
-            paragraph = None;
-            continue;
-        }
-        if indent <= 3
-            && let Some((label, url, title)) = definition(body)
-        {
-            if index.definitions.len() < MAX_DEFINITIONS {
-                index.definitions.entry(label).or_insert((url, title));
+            if let Some(open) = &self.fence {
+                if closes(line, open) {
+                    if let Some(entry) = self.index.code.get_mut(open.entry) {
+                        entry.end_line = i;
+                    }
+                    self.fence = None;
+                }
+                continue;
             }
-            continue;
+            let indent = line.len() - line.trim_start_matches(' ').len();
+            let body = line.get(indent..).unwrap_or_default();
+            if indent <= 3
+                && let Some(open) = opens(body)
+            {
+                self.paragraph = None;
+                self.index.code.push(Fence {
+                    start_line: i,
+                    end_line: i,
+                });
+                self.fence = Some(OpenFence {
+                    marker: open.0.0,
+                    len: open.0.1,
+                    entry: self.index.code.len() - 1,
+                });
+                continue;
+            }
+            if indent <= 3
+                && let Some(depth) = atx_depth(body)
+            {
+                self.paragraph = None;
+                self.index.headings.push(Mark {
+                    line: i,
+                    lines: 1,
+                    depth,
+                });
+                continue;
+            }
+            if indent <= 3
+                && let Some(depth) = setext_underline(body)
+                && let Some(first) = self.paragraph.take()
+            {
+                self.index.headings.push(Mark {
+                    line: first,
+                    lines: u32::try_from(i + 1 - first).unwrap_or(u32::MAX),
+                    depth,
+                });
+                continue;
+            }
+            // `---` after a paragraph is its underline (above); anywhere else
+            // it, `***` or `___` is a rule that ends the paragraph and starts
+            // none (front matter only opens on the first line).
+            if line.trim().is_empty() || (indent <= 3 && thematic_break(body)) {
+                self.paragraph = None;
+                continue;
+            }
+            if indent <= 3
+                && let Some((label, url, title)) = definition(body)
+            {
+                if self.index.definitions.len() < MAX_DEFINITIONS {
+                    self.index.definitions.entry(label).or_insert((url, title));
+                }
+                continue;
+            }
+            // A paragraph line can become a setext heading; list items, quotes
+            // and indented code cannot.
+            let plain = indent <= 3 && !starts_container(body);
+            if self.paragraph.is_none() && plain {
+                self.paragraph = Some(i);
+            }
         }
-        // A paragraph line can become a setext heading; list items, quotes
-        // and indented code cannot.
-        let plain = indent <= 3 && !starts_container(body);
-        if paragraph.is_none() && plain {
-            paragraph = Some(i);
+        true
+    }
+
+    /// The index, once [`IndexBuilder::advance`] has read every line.
+    fn finish(mut self, reader: &dyn SpoolReader) -> Index {
+        // An unclosed fence runs to the last line.
+        if let Some(open) = self.fence
+            && let Some(entry) = self.index.code.get_mut(open.entry)
+        {
+            entry.end_line = reader.line_count().saturating_sub(1);
         }
+        // The index lives as long as the artifact: give back the growth slack.
+        self.index.headings.shrink_to_fit();
+        self.index.code.shrink_to_fit();
+        self.index
     }
-    // An unclosed fence runs to the last line.
-    if let Some(open) = fence
-        && let Some(entry) = index.code.get_mut(open.entry)
-    {
-        entry.end_line = reader.line_count().saturating_sub(1);
-    }
-    // The index lives as long as the artifact: give back the growth slack.
-    index.headings.shrink_to_fit();
-    index.code.shrink_to_fit();
-    index
+}
+
+/// The index, in one pass over the lines.
+fn build_index(reader: &dyn SpoolReader) -> Index {
+    let mut builder = IndexBuilder::default();
+    builder.advance(reader, usize::MAX);
+    builder.finish(reader)
 }
 
 /// An opening fence: (marker, length) and the info string's first word.
@@ -1441,7 +1530,8 @@ mod tests {
 pub struct TextChunk {
     /// The text of this chunk's pieces.
     pub text: String,
-    /// The line to go on at; `None` when the range is done.
+    /// Where to go on (a line for `md_text_chunk`, a byte for
+    /// `as_string_chunk`); `None` when the text is done.
     pub next: Option<usize>,
 }
 

@@ -224,3 +224,76 @@ proptest! {
         }
     }
 }
+
+/// Markdown with the lines the structure index reads: headings (ATX and
+/// setext), fences, front matter, rules, definitions, lists.
+fn markdown() -> impl Strategy<Value = String> {
+    let line = prop::sample::select(vec![
+        "---",
+        "# Title",
+        "## Part",
+        "text",
+        "Setext",
+        "===",
+        "```rust",
+        "~~~",
+        "```",
+        "- item",
+        "> quote",
+        "[ref]: https://example.com \"T\"",
+        "***",
+        "",
+        "title: x",
+        "    code",
+    ]);
+    prop::collection::vec(line, 0..200).prop_map(|v| v.join("\n"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// The structure index built a piece at a time (as the npm package
+    /// does between turns of the event loop) is the index built at once.
+    #[test]
+    fn the_index_by_pieces_is_the_whole_index(
+        text in markdown(),
+        budget in prop::sample::select(vec![1usize, 7, 64, 4096]),
+    ) {
+        let whole = SpooledMarkdownArtifact::new(MemoryReader::new(text.clone()));
+        let pieces = SpooledMarkdownArtifact::new(MemoryReader::new(text));
+        let mut calls = 0;
+        while !pieces.index_chunk(budget) {
+            calls += 1;
+            prop_assert!(calls <= 100_000, "the index never completes");
+        }
+        prop_assert_eq!(pieces.md_headings(None), whole.md_headings(None));
+        prop_assert_eq!(pieces.md_code_blocks(None), whole.md_code_blocks(None));
+        prop_assert_eq!(
+            format!("{:?}", pieces.md_frontmatter()),
+            format!("{:?}", whole.md_frontmatter())
+        );
+        prop_assert_eq!(pieces.md_links(None, None), whole.md_links(None, None));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The text a piece at a time, on any bytes (invalid UTF-8 included),
+    /// joins to the whole text, and every piece moves on.
+    #[test]
+    fn the_text_by_pieces_is_the_whole_text(
+        bytes in prop::collection::vec(any::<u8>(), 0..300),
+        size in 0usize..20,
+    ) {
+        let artifact = SpooledArtifact::new(MemoryReader::new(bytes));
+        let (mut text, mut at) = (String::new(), Some(0));
+        while let Some(start) = at {
+            let piece = artifact.as_string_chunk(start, size);
+            prop_assert!(piece.next.is_none_or(|n| n > start));
+            text.push_str(&piece.text);
+            at = piece.next;
+        }
+        prop_assert_eq!(text, artifact.as_string());
+    }
+}

@@ -292,10 +292,12 @@ pub struct ArtifactExport(ArtifactHandle);
 #[cfg(feature = "artifacts")]
 #[wasm_bindgen(js_class = ArtifactHandle)]
 impl ArtifactExport {
-    /// Reads `text` as `kind`; the envelope's error when it cannot be read
-    /// so (a JSON artifact whose text is not JSON).
-    pub fn open(text: &str, kind: &str, call_id: &str) -> Result<ArtifactExport, String> {
-        ArtifactHandle::from_text(text, kind, call_id)
+    /// Reads UTF-8 `bytes` (the package encodes the text: a native copy,
+    /// where passing a string walked it character by character in
+    /// JavaScript) as `kind`; the envelope's error when they cannot be
+    /// read so (a JSON artifact whose text is not JSON).
+    pub fn open(bytes: Vec<u8>, kind: &str, call_id: &str) -> Result<ArtifactExport, String> {
+        ArtifactHandle::from_bytes(bytes, kind, call_id)
             .map(Self)
             .map_err(|e| envelope(Err(e)))
     }
@@ -465,13 +467,13 @@ impl TurnHandle {
             .map_err(|e| envelope(Err(e)))
     }
 
-    /// A tool result: `{text, spooled}`.
+    /// A tool result (UTF-8 bytes): `{text, spooled}`.
     #[wasm_bindgen(js_name = addResult)]
     pub fn add_result(
         &mut self,
         call_id: &str,
         tool_name: &str,
-        content: &str,
+        content: Vec<u8>,
         kind: &str,
     ) -> String {
         envelope(self.0.add_result(call_id, tool_name, content, kind))

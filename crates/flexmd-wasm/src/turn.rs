@@ -69,7 +69,7 @@ impl TurnBox {
         &mut self,
         call_id: &str,
         tool_name: &str,
-        content: &str,
+        content: Vec<u8>,
         kind: &str,
     ) -> Outcome {
         let kind = match kind {
@@ -84,7 +84,7 @@ impl TurnBox {
             }
         };
         self.turn
-            .add_result(call_id, tool_name, content.as_bytes().to_vec(), kind)
+            .add_result(call_id, tool_name, content, kind)
             .map(|o| output(&o))
             .map_err(|e| artifact_error(&e))
     }
@@ -220,7 +220,7 @@ mod tests {
         turn.register("count", "Count.", r#"{"type": "object"}"#, "text")
             .unwrap();
         let shown = turn
-            .add_result("c1", "read", "one\ntwo\nthree\n", "auto")
+            .add_result("c1", "read", b"one\ntwo\nthree\n".to_vec(), "auto")
             .unwrap();
         assert_eq!(shown["spooled"], true);
         let forged = r#"{"name": "artifact_head", "arguments": {"callId": "c1", "n": 1}}"#;

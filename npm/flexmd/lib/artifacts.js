@@ -7,6 +7,8 @@ import { raise } from "./thrown.js";
 import { call, count, index, kindOf, options, text, toJson } from "./call.js";
 
 const HANDLE = Symbol("flexmd artifact");
+// Texts go to the module as UTF-8 bytes: a native encode and one copy.
+const UTF8 = new TextEncoder();
 // The key of the object the package passes a constructor to wrap a handle
 // the module made (a turn's artifact) instead of reading a text.
 const ADOPT = Symbol("flexmd adopt");
@@ -92,7 +94,7 @@ export class SpooledArtifact {
     } else {
       const { kind = new.target.defaultKind, callId = "artifact" } = artifactOptions(options, "callId");
       try {
-        this[HANDLE] = wasm.ArtifactHandle.open(text("text", input), kind, callId);
+        this[HANDLE] = wasm.ArtifactHandle.open(UTF8.encode(text("text", input)), kind, callId);
       } catch (thrown) {
         raise(thrown);
       }
@@ -227,8 +229,18 @@ export class SpooledArtifact {
     }
   }
 
+  /** The whole text, read 2 MiB at a time with a turn of the event loop between pieces. */
   async asString() {
-    return this._query("asString");
+    // Joined as a rope (`+=`), not flattened here: a 200 MB join held the
+    // event loop for a second.
+    let whole = "";
+    for (let start = 0; ; ) {
+      const { text: piece, next } = this._query("asStringChunk", { start });
+      whole += piece;
+      if (next === null || next === undefined) return whole;
+      start = next;
+      await turn();
+    }
   }
 }
 
@@ -291,26 +303,41 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
     return value instanceof SpooledMarkdownArtifact;
   }
 
+  #indexed = false;
+
+  // The structure index (headings, fences, front matter), built 4 MiB of
+  // text at a time with a turn of the event loop between pieces, before
+  // the first Markdown query (which would otherwise build it at once).
+  async _indexed() {
+    if (this.#indexed) return;
+    while (!this._query("indexChunk")) await turn();
+    this.#indexed = true;
+  }
+
   /** The Markdown tools (`artifact_md_sections`, …), as `SpooledArtifact.toolMethods` gives the line tools. */
   static get toolMethods() {
     return toolMethodsOf("markdown");
   }
 
   async md_frontmatter() {
+    await this._indexed();
     return this._query("md_frontmatter") ?? undefined;
   }
 
   /** The headings, of one depth when given; 4 096 at a time with a turn of the event loop between. */
   async md_headings(depth) {
+    await this._indexed();
     return this._list("md_headingsChunk", { depth: depthArg(depth) });
   }
 
   async md_code_blocks(lang) {
+    await this._indexed();
     return this._query("md_code_blocks", { lang: lang === undefined ? undefined : text("lang", lang) });
   }
 
   /** The sections, of one depth when given; 4 096 at a time with a turn of the event loop between. */
   async md_sections(depth) {
+    await this._indexed();
     return this._list("md_sectionsChunk", { depth: depthArg(depth) });
   }
 
@@ -328,16 +355,19 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
   }
 
   async md_ast(startLine, endLine) {
+    await this._indexed();
     return this._query("md_ast", lines(startLine, endLine));
   }
 
   /** The links of lines [startLine, endLine); 256 KiB of Markdown at a time with a turn of the event loop between. */
   async md_links(startLine, endLine) {
+    await this._indexed();
     return this._list("md_linksChunk", lines(startLine, endLine), "at");
   }
 
   /** The images of lines [startLine, endLine), read as `md_links` reads links. */
   async md_images(startLine, endLine) {
+    await this._indexed();
     return this._list("md_imagesChunk", lines(startLine, endLine), "at");
   }
 
@@ -347,6 +377,7 @@ export class SpooledMarkdownArtifact extends SpooledArtifact {
    * between pieces.
    */
   async md_text(startLine, endLine) {
+    await this._indexed();
     const texts = [];
     const range = lines(startLine, endLine);
     for (let at; ; ) {
@@ -443,7 +474,7 @@ export class Turn {
    */
   addResult(callId, toolName, content, { kind = "auto" } = {}) {
     const body =
-      content instanceof Uint8Array || content instanceof ArrayBuffer ? new TextDecoder().decode(content) : text("content", content);
+      content instanceof Uint8Array ? content : content instanceof ArrayBuffer ? new Uint8Array(content) : UTF8.encode(text("content", content));
     if (!RESULT_KINDS.includes(kind)) throw new TypeError(`kind must be "auto", "text", "json" or "markdown", not ${JSON.stringify(kind)}`);
     return call((i, n, c, k) => this.#handle.addResult(i, n, c, k), text("callId", callId), text("toolName", toolName), body, kind);
   }

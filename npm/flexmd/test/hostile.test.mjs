@@ -220,3 +220,23 @@ test("values JSON has no form for, and counts out of range, are TypeErrors and R
   // Negative indexes count from the end, as Array.prototype.slice does.
   assert.deepEqual(await log.cat(-2), ["b", ""]);
 });
+
+test("the first Markdown query builds the index, and asString reads the text, a piece at a time", async () => {
+  // 12 MiB with two-, three- and four-byte characters across every piece boundary.
+  const unit = "## Teil é€😀\n\nZeile mit é, € und 😀.\n\n```\n# not a heading\n```\n\n";
+  const text = unit.repeat(Math.ceil((12 << 20) / Buffer.byteLength(unit)));
+  const artifact = new SpooledMarkdownArtifact(text);
+  let turns = 0;
+  const ticker = setInterval(() => turns++, 0);
+  const front = await artifact.md_frontmatter();
+  const indexTurns = turns;
+  const whole = await artifact.asString();
+  clearInterval(ticker);
+  // 12 MiB in pieces of 4 MiB, then of 2 MiB: the timer ran between them.
+  assert.ok(indexTurns >= 2, `the event loop turned only ${indexTurns} times while the index was built`);
+  assert.ok(turns - indexTurns >= 4, `the event loop turned only ${turns - indexTurns} times during asString`);
+  assert.equal(front, undefined);
+  assert.equal(whole, text);
+  assert.equal((await artifact.md_code_blocks()).length, text.length / unit.length);
+  assert.equal((await artifact.md_headings(2)).length, text.length / unit.length);
+});
