@@ -75,11 +75,19 @@ fn library_code_may_not_allow_panicking_shortcuts() {
         "allow(clippy::panic",
         "allow(unsafe_code",
     ];
+    // The one place unsafe code is allowed: the WebAssembly module's
+    // global allocator, which only hands each call to the standard one
+    // (`GlobalAlloc` is an unsafe trait; there is no safe way to install
+    // an allocator).
+    let allowed_unsafe = root().join("crates/flexmd-wasm/src/growth.rs");
     let mut bad = Vec::new();
     for file in library_sources() {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         for (n, line) in non_test_part(&text).lines().enumerate() {
             if line.trim_start().starts_with("//") {
+                continue;
+            }
+            if file == allowed_unsafe && line.contains("allow(unsafe_code") {
                 continue;
             }
             if forbidden.iter().any(|f| line.contains(f)) {
