@@ -163,12 +163,8 @@ impl CustomTool {
         + 'static,
     ) -> Self {
         Self {
-            name: name.into(),
-            description: description.into(),
-            parameters,
-            kind: None,
             run: Some(Arc::new(run)),
-            serialise: None,
+            ..Self::hosted(name, description, parameters)
         }
     }
 

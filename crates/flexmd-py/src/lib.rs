@@ -1483,19 +1483,13 @@ impl ToolSet {
     /// raises `ToolCallError` with the text to give it instead when the
     /// call cannot run.
     fn call(&self, py: Python<'_>, tool_call: &Bound<'_, PyAny>) -> PyResult<String> {
-        let calls = calls_of(py, tool_call)?;
-        let [call] = calls.as_slice() else {
-            return Err(flexmd_error(
-                py,
-                "ToolCallError",
-                format!(
-                    "call runs one tool call and this holds {}; call_all runs several",
-                    calls.len()
-                ),
-                None,
-            ));
-        };
-        let (artifacts, call) = (self.artifacts.clone(), call.clone());
+        let call = single_call(
+            py,
+            tool_call,
+            "call runs one tool call",
+            "; call_all runs several",
+        )?;
+        let artifacts = self.artifacts.clone();
         let result = interruptible(py, self.bytes(), move || {
             forge_tools(&artifacts).call(&call.name, &call.arguments)
         })?;
@@ -1515,19 +1509,8 @@ impl ToolSet {
         max_tokens: usize,
         cursor: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let calls = calls_of(py, tool_call)?;
-        let [call] = calls.as_slice() else {
-            return Err(flexmd_error(
-                py,
-                "ToolCallError",
-                format!(
-                    "call_page pages one tool call and this holds {}",
-                    calls.len()
-                ),
-                None,
-            ));
-        };
-        let (artifacts, call) = (self.artifacts.clone(), call.clone());
+        let call = single_call(py, tool_call, "call_page pages one tool call", "")?;
+        let artifacts = self.artifacts.clone();
         let cursor = cursor.map(str::to_owned);
         let page = interruptible(py, self.bytes(), move || {
             forge_tools(&artifacts).call_paged(
@@ -1581,6 +1564,26 @@ fn one_call(value: &Bound<'_, PyAny>) -> PyResult<Value> {
         return to_json(&value.call_method0("model_dump")?);
     }
     to_json(value)
+}
+
+/// The one tool call in a Python value; several are a `ToolCallError`
+/// that says `what` (and `hint`).
+fn single_call(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    hint: &str,
+) -> PyResult<ToolCall> {
+    let mut calls = calls_of(py, value)?;
+    match (calls.pop(), calls.is_empty()) {
+        (Some(call), true) => Ok(call),
+        _ => Err(flexmd_error(
+            py,
+            "ToolCallError",
+            format!("{what} and this holds {}{hint}", calls.len() + 1),
+            None,
+        )),
+    }
 }
 
 /// The tool calls in a Python value.

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 use flexmd_artifact::{
-    ArtifactKind, CustomTool, ResultKind, ToolFormat, ToolOutput, Turn, TurnOptions,
+    ArtifactKind, CustomTool, ResultKind, ToolCall, ToolFormat, ToolOutput, Turn, TurnOptions,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -15,7 +15,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 use serde_json::Value;
 
 use crate::{
-    PyArtifact, artifact_error, calls_of, count, flexmd_error, interruptible, to_json, to_py,
+    PyArtifact, artifact_error, count, flexmd_error, interruptible, single_call, to_json, to_py,
 };
 
 /// A tool of the caller's: its function and, optionally, its serialiser.
@@ -346,16 +346,9 @@ impl PyTurn {
     /// call cannot run. An exception your tool function raises is raised
     /// as it is.
     fn call(&self, py: Python<'_>, tool_call: &Bound<'_, PyAny>) -> PyResult<String> {
-        let calls = calls_of(py, tool_call)?;
-        let [call] = calls.as_slice() else {
-            return Err(flexmd_error(
-                py,
-                "ToolCallError",
-                format!("call runs one tool call and this holds {}", calls.len()),
-                None,
-            ));
-        };
-        let (name, arguments) = (call.name.clone(), call.arguments.clone());
+        let ToolCall {
+            name, arguments, ..
+        } = single_call(py, tool_call, "call runs one tool call", "")?;
         let (hosted, bytes) = {
             let turn = self.lock(py)?;
             let bytes: usize = turn

@@ -3,9 +3,7 @@
 // the same call on the same file.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 
 import { panicCount } from "../pkg/flexmd_wasm.js";
 import {
@@ -16,18 +14,8 @@ import {
   ToolCallError,
   forgeTools,
 } from "flexmd";
+import { cliJson, root } from "./cli.mjs";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
-
-function cli(args) {
-  try {
-    return JSON.parse(execFileSync(bin, args, { cwd: root, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] }));
-  } catch (error) {
-    if (error.status !== 1) throw error;
-    return JSON.parse(error.stdout);
-  }
-}
 
 // Each file's callId in the CLI is its path as given: the same here.
 const files = {
@@ -44,7 +32,7 @@ test("tool definitions are the CLI's, in every format", () => {
   const paths = Object.values(files).map(([path]) => path);
   for (const format of ["openai", "openai-responses", "anthropic"]) {
     const tools = forgeTools(artifacts, { format });
-    assert.deepEqual(tools.definitions, cli(["tools", "--format", format, ...paths]), format);
+    assert.deepEqual(tools.definitions, cliJson(["tools", "--format", format, ...paths]), format);
   }
   assert.throws(() => forgeTools(artifacts, { format: "gemini" }), /openai/);
   assert.throws(() => forgeTools([artifacts[0], artifacts[0]]), /callId/);
@@ -74,7 +62,7 @@ test("every call gives the CLI's result text", () => {
     { name: "artifact_json_slice", arguments: { callId: jsonPath, start: 0, end: 2 } },
   ];
   for (const c of calls) {
-    const expected = cli(["call", logPath, mdPath, jsonPath, "--json", "--call", JSON.stringify(c)]);
+    const expected = cliJson(["call", logPath, mdPath, jsonPath, "--json", "--call", JSON.stringify(c)]);
     assert.equal(tools.call(c), expected.result, c.name);
     // The provider shapes reach the same tool.
     const openai = { id: "call_1", type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } };
@@ -102,7 +90,7 @@ test("paged calls are the CLI's pages", () => {
   do {
     const args = ["call", logPath, "--json", "--max-tokens", "200", "--call", JSON.stringify(c)];
     if (cursor) args.push("--cursor", cursor);
-    const expected = cli(args);
+    const expected = cliJson(args);
     const page = tools.callPage(c, { maxTokens: 200, cursor });
     assert.deepEqual(page, expected);
     cursor = page.cursor;

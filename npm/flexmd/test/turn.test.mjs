@@ -4,24 +4,11 @@
 // drops the artifacts. The same inputs and texts as the Python suite's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 
 import { SpooledArtifact, SpooledMarkdownArtifact, ToolCallError, Turn } from "flexmd";
+import { cliJson, root } from "./cli.mjs";
 
-const root = fileURLToPath(new URL("../../../", import.meta.url));
-const bin = process.env.FLEXMD_BIN ?? `${root}target/debug/flexmd`;
-
-// The CLI's JSON; exit 1 (a call found nothing) prints it too.
-function cli(args) {
-  try {
-    return JSON.parse(execFileSync(bin, args, { cwd: root, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] }));
-  } catch (error) {
-    if (error.status !== 1) throw error;
-    return JSON.parse(error.stdout);
-  }
-}
 
 const LOG = Array.from({ length: 200 }, (_, i) => `line ${i}: ${i % 10 === 3 ? "ERROR disk full" : "ok"}\n`).join("");
 
@@ -60,7 +47,7 @@ test("calls match the CLI on the same file", async () => {
     { id: "b", name: "artifact_grep", arguments: { callId: path, pattern: "^#" } },
     { id: "c", name: "artifact_md_headings", arguments: { callId: path } },
   ];
-  const expected = cli(["call", path, "--call", JSON.stringify(calls)]);
+  const expected = cliJson(["call", path, "--call", JSON.stringify(calls)]);
   for (const [i, c] of calls.entries()) assert.equal(await turn.call(c), expected[i].result, c.name);
 });
 
