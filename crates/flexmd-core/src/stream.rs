@@ -279,13 +279,19 @@ impl MarkdownStream {
     }
 
     fn scan_line(&mut self, start: usize, next: usize) {
-        let line = self.text.get(start..next).unwrap_or_default();
+        // A byte order mark is not part of the first line: what the line
+        // says (`<` opening an HTML block, `#` a heading) starts after it.
+        let from = if start == 0 {
+            bom_len(self.text.as_bytes()).min(next)
+        } else {
+            start
+        };
+        let line = self.text.get(from..next).unwrap_or_default();
         let content = line.trim_end_matches(['\n', '\r']);
         match self.front {
             FrontMatter::Undecided => {
                 let bom = bom_len(self.text.as_bytes());
-                let first = content.get(bom.min(content.len())..).unwrap_or_default();
-                if first.trim_end() == "---" {
+                if content.trim_end() == "---" {
                     self.front = FrontMatter::Open;
                     return;
                 }
@@ -361,13 +367,13 @@ impl MarkdownStream {
                     let text = &self.text;
                     let readers = &mut self.readers;
                     self.simple
-                        .finish(start, |event, range| readers.on_event(text, event, range));
-                    readers.on_event(text, &Event::Start(heading), start..next);
+                        .finish(from, |event, range| readers.on_event(text, event, range));
+                    readers.on_event(text, &Event::Start(heading), from..next);
                     if !title.is_empty() {
                         let event = Event::Text(CowStr::Borrowed(title));
-                        readers.on_event(text, &event, start..next);
+                        readers.on_event(text, &event, from..next);
                     }
-                    readers.on_event(text, &Event::End(TagEnd::Heading(level)), start..next);
+                    readers.on_event(text, &Event::End(TagEnd::Heading(level)), from..next);
                     self.start_piece(next);
                 }
                 _ => self.read_piece(next),

@@ -35,3 +35,37 @@ fn r002_a_tab_after_a_closing_fence_leaves_it_open_in_a_stream_too() {
         assert_eq!(stream.finish().1, whole, "in {chunk}-byte chunks");
     }
 }
+
+/// 3. A first line that opens an HTML block after a byte order mark
+///    (`\u{feff}<!t`): the parser reads the rest as the block, but the
+///    stream's line scanner looked at the line with the mark in front, did
+///    not see the `<`, and read a later `#` as a heading (fuzz target
+///    `stream_answer`).
+#[test]
+fn r003_a_byte_order_mark_does_not_hide_an_html_block_from_a_stream() {
+    for text in [
+        "\u{feff}<!t\n#\n# ",
+        "\u{feff}<div>\n# not a heading\n\n# A\n",
+    ] {
+        let whole = flexmd_core::read_markdown(text);
+        for chunk in 1..=text.len() {
+            let mut stream = flexmd_core::MarkdownStream::new();
+            let mut at = 0;
+            while at < text.len() {
+                let mut end = (at + chunk).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                stream.push(&text[at..end]);
+                at = end;
+            }
+            assert_eq!(stream.finish().1, whole, "{text:?} in {chunk}-byte chunks");
+        }
+    }
+    assert!(
+        flexmd_core::read_markdown("\u{feff}<!t\n#\n# ")
+            .outline
+            .nodes
+            .is_empty()
+    );
+}
