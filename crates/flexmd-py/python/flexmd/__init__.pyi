@@ -203,8 +203,10 @@ class Spec:
         error."""
     def extract(self, answer: str, lists_in_prose: bool = False) -> Dict[str, Any]:
         """The answer's outline and sections (``sectionsByName`` with
-        ``nodeKey``, ``md``, ``list``, ``tables``), as ``flexmd extract``
-        prints it."""
+        ``nodeKey``, ``md``, ``subtreeMd``, ``list``, ``tables``), as
+        ``flexmd extract`` prints it. A section's ``md`` is the text under
+        its heading up to the next heading of any level; ``subtreeMd`` its
+        whole subtree when it has sub-headings."""
     def to_json(self, answer: str, lists_in_prose: bool = False) -> Dict[str, Any]:
         """The answer as a plain dict keyed by section name: prose as a
         string, lists as lists, tables as lists of rows, empty sections as
