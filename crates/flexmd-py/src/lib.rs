@@ -172,7 +172,15 @@ fn spec_error(py: Python<'_>, error: &flexmd_ofs::SpecError) -> PyErr {
 }
 
 fn schema_error(py: Python<'_>, error: &flexmd_schema::SchemaError) -> PyErr {
-    flexmd_error(py, "SchemaError", error.to_string(), None)
+    // The causes too: "cannot access c.json" alone does not say that the
+    // file is not UTF-8, or missing.
+    let mut message = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(inner) = cause {
+        message.push_str(&format!(": {inner}"));
+        cause = inner.source();
+    }
+    flexmd_error(py, "SchemaError", message, None)
 }
 
 // ---- lenient JSON -------------------------------------------------------

@@ -149,8 +149,11 @@ def test_a_malformed_config_is_a_schema_error(tmp_path: Path) -> None:
     path.write_text(json.dumps({"schemas": {"validation": {"maxRetries": "two"}}}))
     with pytest.raises(flexmd.SchemaError, match="maxRetries"):
         flexmd.Project.load(path)
-    with pytest.raises(flexmd.SchemaError, match="missing.json"):
+    with pytest.raises(flexmd.SchemaError, match="missing.json: No such file"):
         flexmd.Project.load(tmp_path / "missing.json")
+    path.write_bytes(b"\xff\xfe{")
+    with pytest.raises(flexmd.SchemaError, match="c.json: stream did not contain valid UTF-8"):
+        flexmd.Project.load(path)
 
 
 def test_project_matches_the_cli(cli: Path, project_dir: Path) -> None:
