@@ -361,6 +361,9 @@ _flexmd() {
             flexmd__subcmd__help__subcmd__schema,create)
                 cmd="flexmd__subcmd__help__subcmd__schema__subcmd__create"
                 ;;
+            flexmd__subcmd__help__subcmd__schema,export)
+                cmd="flexmd__subcmd__help__subcmd__schema__subcmd__export"
+                ;;
             flexmd__subcmd__help__subcmd__schema,list)
                 cmd="flexmd__subcmd__help__subcmd__schema__subcmd__list"
                 ;;
@@ -415,6 +418,9 @@ _flexmd() {
             flexmd__subcmd__schema,create)
                 cmd="flexmd__subcmd__schema__subcmd__create"
                 ;;
+            flexmd__subcmd__schema,export)
+                cmd="flexmd__subcmd__schema__subcmd__export"
+                ;;
             flexmd__subcmd__schema,help)
                 cmd="flexmd__subcmd__schema__subcmd__help"
                 ;;
@@ -429,6 +435,9 @@ _flexmd() {
                 ;;
             flexmd__subcmd__schema__subcmd__help,create)
                 cmd="flexmd__subcmd__schema__subcmd__help__subcmd__create"
+                ;;
+            flexmd__subcmd__schema__subcmd__help,export)
+                cmd="flexmd__subcmd__schema__subcmd__help__subcmd__export"
                 ;;
             flexmd__subcmd__schema__subcmd__help,help)
                 cmd="flexmd__subcmd__schema__subcmd__help__subcmd__help"
@@ -2279,7 +2288,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__help__subcmd__schema)
-            opts="list show validate create"
+            opts="list show validate export create"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2293,6 +2302,20 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__help__subcmd__schema__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        flexmd__subcmd__help__subcmd__schema__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2817,7 +2840,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__schema)
-            opts="-h --config --json --compact --color --help list show validate create help"
+            opts="-h --config --json --compact --color --help list show validate export create help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2864,8 +2887,38 @@ _flexmd() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        flexmd__subcmd__schema__subcmd__export)
+            opts="-h --for --name --config --json --compact --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --for)
+                    COMPREPLY=($(compgen -W "openai openai-tool anthropic anthropic-tool gemini" -- "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         flexmd__subcmd__schema__subcmd__help)
-            opts="list show validate create help"
+            opts="list show validate export create help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2879,6 +2932,20 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__schema__subcmd__help__subcmd__create)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        flexmd__subcmd__schema__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2993,7 +3060,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__schema__subcmd__validate)
-            opts="-h --schema --agent --jsonl --field --jobs --coerce --no-coerce --defaults --no-defaults --strict --no-strict --hints --config --json --compact --color --help"
+            opts="-h --schema --agent --jsonl --field --jobs --coerce --no-coerce --defaults --no-defaults --strict --no-strict --hints --from --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3013,6 +3080,10 @@ _flexmd() {
                     ;;
                 --jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "openai openai-tool anthropic anthropic-tool gemini" -- "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -96,6 +96,16 @@ fn output_schemas() -> Vec<(&'static str, &'static str, schemars::Schema)> {
             schema::<flexmd_schema::Outcome>("Outcome"),
         ),
         (
+            "schema-export",
+            "flexmd schema export NAME --for PROVIDER --json",
+            schema::<flexmd_constrain::Export>("Export"),
+        ),
+        (
+            "schema-validated-from",
+            "flexmd schema validate --from PROVIDER --json",
+            schema::<flexmd_constrain::ValidatedFrom>("ValidatedFrom"),
+        ),
+        (
             "tools-openai",
             "flexmd tools",
             schema::<Vec<flexmd_artifact::OpenAiTool<'static>>>("OpenAI tools"),

@@ -243,10 +243,9 @@ fn conformance(args: &[String]) -> Result {
 /// Markdown tokens for the others.
 fn fuzz_dictionary(target: &str) -> &'static str {
     match target {
-        "find_json" | "schema_validate" | "schema_fuzzed" | "jsonpath_documents"
-        | "artifact_query" | "grep_flags" | "tool_dispatch" | "stream_json" | "json_lines" => {
-            "json"
-        }
+        "find_json" | "schema_validate" | "schema_fuzzed" | "constrain_export"
+        | "jsonpath_documents" | "artifact_query" | "grep_flags" | "tool_dispatch"
+        | "stream_json" | "json_lines" => "json",
         "mcp_session" => "mcp",
         _ => "markdown",
     }
@@ -442,6 +441,16 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("flexmd-artifact", &["flexmd-core"]),
+    (
+        "flexmd-constrain",
+        &[
+            "flexmd-core",
+            "flexmd-frames",
+            "flexmd-ofs",
+            "flexmd-detect",
+            "flexmd-schema",
+        ],
+    ),
     ("flexmd-batch", &[]),
     (
         "flexmd-mcp",
@@ -462,6 +471,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-detect",
             "flexmd-schema",
             "flexmd-artifact",
+            "flexmd-constrain",
             "flexmd-mcp",
             "flexmd-batch",
         ],
@@ -475,6 +485,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-detect",
             "flexmd-schema",
             "flexmd-artifact",
+            "flexmd-constrain",
         ],
     ),
     (
@@ -486,6 +497,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-detect",
             "flexmd-schema",
             "flexmd-artifact",
+            "flexmd-constrain",
         ],
     ),
     ("flexmd-testkit", &[]),

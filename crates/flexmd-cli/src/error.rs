@@ -59,6 +59,11 @@ pub(crate) enum CliError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Artifact(#[from] flexmd_artifact::ArtifactError),
+    /// A schema a provider or grammar dialect cannot take (exit 1: the
+    /// schema was read, it cannot be expressed).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Constrain(#[from] flexmd_constrain::ConstrainError),
     /// A file the command would overwrite.
     #[error("{} exists", .0.display())]
     #[diagnostic(code(flexmd::exists), help("pass --force to replace it"))]
@@ -92,7 +97,9 @@ impl CliError {
             | Self::BadSpec(_)
             | Self::Usage(_)
             | Self::Mcp(_) => ExitCode::from(2),
-            Self::InvalidJson(_) | Self::Stdout(_) | Self::Serialize(_) => ExitCode::from(1),
+            Self::InvalidJson(_) | Self::Stdout(_) | Self::Serialize(_) | Self::Constrain(_) => {
+                ExitCode::from(1)
+            }
         }
     }
 }

@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
+use flexmd_constrain::Provider;
 use flexmd_schema::{
     CommandModel, Expected, FlowStep, Outcome, ProjectConfig, Registry, Retrier, RetryError,
     SchemaError, TransformOptions, ValidationSettings, check_schema_name, hints, infer_schema,
@@ -127,6 +129,30 @@ pub(crate) enum SchemaCommand {
         /// Say how to fix each error.
         #[arg(long)]
         hints: bool,
+        /// The data is a provider's answer to the schema `schema export
+        /// --for PROVIDER` made: read it back in the schema's shape first
+        /// (the nulls OpenAI sends for omitted optional properties removed),
+        /// so every constraint the provider did not enforce is checked.
+        #[arg(long, value_name = "PROVIDER", value_parser = provider_parser())]
+        from: Option<Provider>,
+    },
+    /// Print the request fragment that makes a provider constrain its
+    /// answer to a schema: OpenAI `response_format` (strict) or a strict
+    /// tool, Anthropic `output_config.format` or a strict tool, Gemini
+    /// `responseJsonSchema`. The schema is rewritten into the subset the
+    /// provider takes; what it will not enforce is noted on stderr (with
+    /// --json, every change is in `changes`). Validate the answer with
+    /// `schema validate --from PROVIDER` to check the rest.
+    Export {
+        /// A registered schema's name, or a schema file.
+        schema: String,
+        /// The provider mode (`-tool`: a strict tool the request forces).
+        #[arg(long = "for", value_name = "PROVIDER", value_parser = provider_parser())]
+        provider: Provider,
+        /// The name the request gives the schema or tool (default: the
+        /// schema's name, or the file's stem).
+        #[arg(long)]
+        name: Option<String>,
     },
     /// Infer a schema from an example JSON file and save it as NAME.json in
     /// the custom schema directory.
@@ -190,6 +216,12 @@ pub(crate) struct RunArgs {
     prompt_file: Option<PathBuf>,
 }
 
+/// The provider names, checked by clap (and listed in `--help`).
+fn provider_parser() -> impl TypedValueParser<Value = Provider> {
+    PossibleValuesParser::new(Provider::ALL.map(Provider::name))
+        .try_map(|name| name.parse::<Provider>())
+}
+
 pub(crate) struct Setup {
     pub(crate) project: ProjectConfig,
     pub(crate) registry: Registry,
@@ -250,6 +282,7 @@ pub(crate) fn run(
             jobs,
             judge,
             hints: want_hints,
+            from,
         } => {
             let name = match (&schema, &agent) {
                 (Some(schema), _) => schema.as_str(),
@@ -278,6 +311,7 @@ pub(crate) fn run(
                 strictness,
                 hints: want_hints,
                 json,
+                from,
             };
             let is_jsonl = |p: &PathBuf| {
                 matches!(
@@ -286,6 +320,11 @@ pub(crate) fn run(
                 )
             };
             if jsonl || (!data.is_empty() && data.iter().all(is_jsonl)) {
+                if from.is_some() {
+                    return Err(CliError::Usage(
+                        "--from reads one answer a file; it does not take JSON Lines".to_owned(),
+                    ));
+                }
                 return judge.records(&data, field, jobs);
             }
             if field.is_some() || jobs.is_some() {
@@ -294,6 +333,39 @@ pub(crate) fn run(
                 ));
             }
             each_input(&data, |input| judge.one(input))
+        }
+        SchemaCommand::Export {
+            schema: which,
+            provider,
+            name,
+        } => {
+            let schema = schema_for(&registry, &which)?;
+            let name = name.unwrap_or_else(|| {
+                Path::new(&which)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().trim_end_matches(".schema").to_owned())
+                    .unwrap_or(which.clone())
+            });
+            let export = flexmd_constrain::export(&schema, provider, &name)?;
+            if json {
+                print_json(&export)?;
+            } else {
+                for change in export.unenforced() {
+                    let at = if change.pointer.is_empty() {
+                        "root"
+                    } else {
+                        &change.pointer
+                    };
+                    eprintln!("note: {at}: {}", change.detail);
+                }
+                if export.unenforced().next().is_some() {
+                    eprintln!(
+                        "note: `flexmd schema validate --schema {which} --from {provider}` on the answer checks these"
+                    );
+                }
+                print_json(&export.request)?;
+            }
+            Ok(ExitCode::SUCCESS)
         }
         SchemaCommand::Create {
             name,
@@ -342,6 +414,8 @@ struct Judge<'a> {
     strictness: Strictness,
     hints: bool,
     json: bool,
+    /// The data is this provider's answer: map it back first.
+    from: Option<Provider>,
 }
 
 impl Judge<'_> {
@@ -366,17 +440,38 @@ impl Judge<'_> {
 
     /// One JSON value in a text.
     fn one(&self, input: &Input) -> Result<Judged, CliError> {
-        let outcome = self.outcome(self.registry.validate_text(
-            &input.text,
-            self.schema,
-            self.options,
-        )?);
+        let mut nulls_removed = Vec::new();
+        let outcome = match (self.from, flexmd_detect::find_json(&input.text)) {
+            (Some(_), Some(found)) => {
+                let checked = flexmd_constrain::validate_from(
+                    self.registry,
+                    self.schema,
+                    &found.value,
+                    self.options,
+                )?;
+                nulls_removed = checked.nulls_removed;
+                checked.outcome
+            }
+            _ => self
+                .registry
+                .validate_text(&input.text, self.schema, self.options)?,
+        };
+        let outcome = self.outcome(outcome);
         let code = self.code(&outcome);
         if self.json {
+            let mut report = self.outcome_json(&outcome);
+            if let (Some(map), Some(_)) = (report.as_object_mut(), self.from) {
+                map.insert("nullsRemoved".to_owned(), serde_json::json!(nulls_removed));
+            }
             return Ok(Judged {
-                result: Some(crate::output::rendered(self.outcome_json(&outcome))),
+                result: Some(crate::output::rendered(report)),
                 code,
             });
+        }
+        for pointer in &nulls_removed {
+            eprintln!(
+                "note: {pointer}: null removed (the provider's stand-in for an omitted property)"
+            );
         }
         self.report(input, &outcome);
         let data = match (outcome.data, self.strictness.fail_on_invalid) {

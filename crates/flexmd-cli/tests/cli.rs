@@ -1445,6 +1445,9 @@ mod stream;
 #[path = "cli/batch.rs"]
 mod batch;
 
+#[path = "cli/constrain.rs"]
+mod constrain;
+
 mod regression {
     use std::io::{Read, Write};
     use std::process::{Command, Stdio};
@@ -2745,6 +2748,32 @@ mod published_schemas {
                     "review",
                     "--json",
                     &example(file),
+                ],
+            );
+        }
+        let invoice = example("constrain/invoice.schema.json");
+        for provider in [
+            "openai",
+            "openai-tool",
+            "anthropic",
+            "anthropic-tool",
+            "gemini",
+        ] {
+            check(
+                "schema-export",
+                &["schema", "export", &invoice, "--for", provider, "--json"],
+            );
+            check(
+                "schema-validated-from",
+                &[
+                    "schema",
+                    "validate",
+                    "--schema",
+                    &invoice,
+                    "--from",
+                    provider,
+                    "--json",
+                    &example("constrain/invoice.openai.json"),
                 ],
             );
         }

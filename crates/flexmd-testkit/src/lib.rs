@@ -19,26 +19,66 @@ use std::path::{Path, PathBuf};
 pub fn check_fixtures(
     dir: &Path,
     skip_suffixes: &[&str],
-    mut render: impl FnMut(&Path, &str) -> String,
+    render: impl FnMut(&Path, &str) -> String,
 ) -> Vec<PathBuf> {
-    let bless = std::env::var_os("FLEXMD_BLESS").is_some();
-    let entries = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read fixtures in {}: {e}", dir.display()));
-    let mut cases: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
+    let cases: Vec<PathBuf> = list(dir)
+        .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .filter(|p| {
             let name = p.to_string_lossy();
             !skip_suffixes.iter().any(|s| name.ends_with(s))
         })
         .collect();
-    cases.sort();
-    for case in &cases {
+    check_each(&cases, |case| case.with_extension("json"), render);
+    cases
+}
+
+/// Runs `render` on every file of `dir` whose name ends in `input_suffix`
+/// (such as `.schema.json`) and compares its output with the file of the
+/// same stem ending in `expected_suffix` (such as `.exports.json`); with
+/// `FLEXMD_BLESS` set, writes it instead. Returns the cases checked, in
+/// name order.
+pub fn check_fixture_files(
+    dir: &Path,
+    input_suffix: &str,
+    expected_suffix: &str,
+    render: impl FnMut(&Path, &str) -> String,
+) -> Vec<PathBuf> {
+    let cases: Vec<PathBuf> = list(dir)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(input_suffix))
+        .collect();
+    let expected = |case: &Path| {
+        let name = case.to_string_lossy();
+        PathBuf::from(format!(
+            "{}{expected_suffix}",
+            name.strip_suffix(input_suffix).unwrap_or(&name)
+        ))
+    };
+    check_each(&cases, expected, render);
+    cases
+}
+
+/// The files of `dir`, in name order.
+fn list(dir: &Path) -> Vec<PathBuf> {
+    let entries = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read fixtures in {}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    files.sort();
+    files
+}
+
+fn check_each(
+    cases: &[PathBuf],
+    expected_for: impl Fn(&Path) -> PathBuf,
+    mut render: impl FnMut(&Path, &str) -> String,
+) {
+    let bless = std::env::var_os("FLEXMD_BLESS").is_some();
+    for case in cases {
         let input = std::fs::read_to_string(case)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", case.display()));
         let got = render(case, &input);
-        let expected_path = case.with_extension("json");
+        let expected_path = expected_for(case);
         if bless {
             std::fs::write(&expected_path, &got)
                 .unwrap_or_else(|e| panic!("cannot write {}: {e}", expected_path.display()));
@@ -58,5 +98,4 @@ pub fn check_fixtures(
             expected_path.display()
         );
     }
-    cases
 }

@@ -1,0 +1,82 @@
+//! References inside one schema (`#`, `#/$defs/NAME`, any JSON Pointer).
+
+use serde_json::Value;
+
+/// The schema `reference` points to inside `root`, and its JSON Pointer
+/// (`""` for the root); `None` for a reference outside the schema or to
+/// nothing.
+pub(crate) fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<(&'a Value, String)> {
+    let fragment = reference.strip_prefix('#')?;
+    let pointer = percent_decode(fragment)?;
+    if !pointer.is_empty() && !pointer.starts_with('/') {
+        // `#name`: an anchor; not followed.
+        return None;
+    }
+    root.pointer(&pointer).map(|target| (target, pointer))
+}
+
+/// `%xx` escapes decoded (a URI fragment may carry them); `None` when the
+/// result is not UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = |j: usize| bytes.get(j).and_then(|c| (*c as char).to_digit(16));
+        if b == b'%'
+            && let (Some(hi), Some(lo)) = (hex(i + 1), hex(i + 2))
+        {
+            out.push(u8::try_from(hi * 16 + lo).ok()?);
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A JSON Pointer token: `~` as `~0`, `/` as `~1`.
+pub(crate) fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// A JSON Pointer token read back.
+pub(crate) fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn references_resolve_inside_the_schema_only() {
+        let root = json!({"$defs": {"a/b": {"type": "string"}, "n": {"type": "integer"}}});
+        assert_eq!(
+            resolve_local(&root, "#/$defs/n").map(|(v, p)| (v.clone(), p)),
+            Some((json!({"type": "integer"}), "/$defs/n".to_owned()))
+        );
+        assert_eq!(
+            resolve_local(&root, "#/$defs/a~1b").map(|(v, _)| v.clone()),
+            Some(json!({"type": "string"}))
+        );
+        assert_eq!(
+            resolve_local(&root, "#/%24defs/n").map(|(_, p)| p),
+            Some("/$defs/n".to_owned())
+        );
+        assert_eq!(
+            resolve_local(&root, "#").map(|(_, p)| p),
+            Some(String::new())
+        );
+        assert!(resolve_local(&root, "other.json#/x").is_none());
+        assert!(resolve_local(&root, "#/$defs/missing").is_none());
+        assert!(resolve_local(&root, "#anchor").is_none());
+        assert_eq!(escape("a/b~c"), "a~1b~0c");
+        assert_eq!(unescape("a~1b~0c"), "a/b~c");
+    }
+}
