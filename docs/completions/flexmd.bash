@@ -31,6 +31,9 @@ _flexmd() {
             flexmd,frames)
                 cmd="flexmd__subcmd__frames"
                 ;;
+            flexmd,grammar)
+                cmd="flexmd__subcmd__grammar"
+                ;;
             flexmd,help)
                 cmd="flexmd__subcmd__help"
                 ;;
@@ -237,6 +240,9 @@ _flexmd() {
                 ;;
             flexmd__subcmd__help,frames)
                 cmd="flexmd__subcmd__help__subcmd__frames"
+                ;;
+            flexmd__subcmd__help,grammar)
+                cmd="flexmd__subcmd__help__subcmd__grammar"
                 ;;
             flexmd__subcmd__help,help)
                 cmd="flexmd__subcmd__help__subcmd__help"
@@ -458,7 +464,7 @@ _flexmd() {
 
     case "${cmd}" in
         flexmd)
-            opts="-h -V --config --json --compact --color --help --version outline frames ofs validate extract detect parse-any json schema run tools call mcp artifact help"
+            opts="-h -V --config --json --compact --color --help --version outline frames ofs validate extract detect parse-any json schema run grammar tools call mcp artifact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1685,8 +1691,38 @@ _flexmd() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        flexmd__subcmd__grammar)
+            opts="-h --schema --format --config --json --compact --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "lark gbnf ebnf regex" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         flexmd__subcmd__help)
-            opts="outline frames ofs validate extract detect parse-any json schema run tools call mcp artifact help"
+            opts="outline frames ofs validate extract detect parse-any json schema run grammar tools call mcp artifact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2108,6 +2144,20 @@ _flexmd() {
         flexmd__subcmd__help__subcmd__frames__subcmd__stringify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        flexmd__subcmd__help__subcmd__grammar)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -106,6 +106,11 @@ fn output_schemas() -> Vec<(&'static str, &'static str, schemars::Schema)> {
             schema::<flexmd_constrain::ValidatedFrom>("ValidatedFrom"),
         ),
         (
+            "grammar",
+            "flexmd grammar --schema NAME --format FORMAT --json",
+            schema::<flexmd_constrain::Grammar>("Grammar"),
+        ),
+        (
             "tools-openai",
             "flexmd tools",
             schema::<Vec<flexmd_artifact::OpenAiTool<'static>>>("OpenAI tools"),

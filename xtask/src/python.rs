@@ -32,6 +32,19 @@ const SPARK_PACKAGES: &[&str] = &[
     "json_repair>=0.30",
 ];
 
+/// The grammar engines the grammar tests run (crates/flexmd-py/tests/
+/// test_grammar.py): llguidance, and XGrammar with the packages its grammar
+/// code needs. XGrammar itself goes in without its declared dependencies
+/// (torch, transformers, triton: gigabytes it needs only for tokenizers and
+/// GPU masks); tests/engines.py puts stand-ins in their place for its import.
+const GRAMMAR_PACKAGES: &[&str] = &[
+    "llguidance==1.9.1",
+    "apache-tvm-ffi==0.1.15.post2",
+    "numpy>=1.26",
+    "typing-extensions>=4.9",
+];
+const XGRAMMAR: &str = "xgrammar==0.2.9";
+
 /// The Python suites: the package's, and the MCP server's end to end.
 const SUITES: &[&str] = &["crates/flexmd-py/tests", "crates/flexmd-mcp/tests/python"];
 
@@ -87,6 +100,8 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
         command
     };
     run(&mut pip(TEST_PACKAGES))?;
+    run(&mut pip(GRAMMAR_PACKAGES))?;
+    run(pip(&["--no-deps", XGRAMMAR]).arg("--only-binary=:all:"))?;
     if run(&mut pip(MCP_PACKAGES)).is_err() {
         println!(
             "xtask: the MCP SDK could not be installed; the MCP end-to-end test will be skipped"
@@ -110,6 +125,7 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
         .args(SUITES)
         .current_dir(&root)
         .env("FLEXMD_CLI", &cli)
+        .env("FLEXMD_REQUIRE_ENGINES", "1")
         .env("PATH", path_with(&bin))
         .status()
         .map_err(|e| format!("cannot run pytest: {e}"))?;

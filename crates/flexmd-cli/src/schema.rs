@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
-use flexmd_constrain::Provider;
+use flexmd_constrain::{GrammarFormat, Provider};
 use flexmd_schema::{
     CommandModel, Expected, FlowStep, Outcome, ProjectConfig, Registry, Retrier, RetryError,
     SchemaError, TransformOptions, ValidationSettings, check_schema_name, hints, infer_schema,
@@ -214,6 +214,53 @@ pub(crate) struct RunArgs {
     /// input is the default when neither --prompt nor --prompt-file is given).
     #[arg(long, value_name = "FILE")]
     prompt_file: Option<PathBuf>,
+}
+
+/// `flexmd grammar` arguments.
+#[derive(Debug, Args)]
+pub(crate) struct GrammarArgs {
+    /// The JSON Schema: a registered schema's name, or a schema file.
+    #[arg(long)]
+    schema: String,
+    /// The dialect: lark (llguidance), gbnf (llama.cpp), ebnf (XGrammar),
+    /// regex (Outlines).
+    #[arg(long, value_name = "FORMAT", value_parser = format_parser())]
+    format: GrammarFormat,
+}
+
+/// The grammar format names, checked by clap.
+fn format_parser() -> impl TypedValueParser<Value = GrammarFormat> {
+    PossibleValuesParser::new(GrammarFormat::ALL.map(GrammarFormat::name))
+        .try_map(|name| name.parse::<GrammarFormat>())
+}
+
+/// `flexmd grammar`: the grammar on stdout, what it leaves to validation on
+/// stderr (or everything as JSON).
+pub(crate) fn grammar(
+    args: GrammarArgs,
+    config: &ConfigArg,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let Setup { registry, .. } = setup(config)?;
+    let schema = schema_for(&registry, &args.schema)?;
+    let grammar = flexmd_constrain::schema_grammar(&schema, args.format)?;
+    if json {
+        print_json(&grammar)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for place in grammar.unenforced() {
+        let at = if place.place.is_empty() {
+            "root"
+        } else {
+            &place.place
+        };
+        eprintln!(
+            "note: {at}: left to validation: {}",
+            place.unenforced.join(", ")
+        );
+    }
+    print!("{}", grammar.grammar);
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The provider names, checked by clap (and listed in `--help`).

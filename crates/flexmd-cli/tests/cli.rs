@@ -2752,6 +2752,14 @@ mod published_schemas {
             );
         }
         let invoice = example("constrain/invoice.schema.json");
+        for format in ["lark", "gbnf", "ebnf", "regex"] {
+            check(
+                "grammar",
+                &[
+                    "grammar", "--schema", &invoice, "--format", format, "--json",
+                ],
+            );
+        }
         for provider in [
             "openai",
             "openai-tool",

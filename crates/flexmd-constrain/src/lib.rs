@@ -42,12 +42,17 @@
 //! ```
 
 mod error;
+mod grammar;
 mod mapback;
 mod provider;
 mod refs;
 mod report;
 
 pub use error::ConstrainError;
+pub use grammar::{
+    Coverage, Grammar, GrammarFormat, MAX_BOUND, MAX_REGEX_CHARS, REGEX_ANY_DEPTH, UnknownFormat,
+    schema_grammar,
+};
 pub use mapback::{MappedBack, ValidatedFrom, from_provider, to_provider, validate_from};
 pub use provider::{Export, MAX_EXPORTED_NODES, Provider, UnknownProvider, export};
 pub use report::{Action, Rule, SchemaChange};

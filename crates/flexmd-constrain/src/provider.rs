@@ -611,89 +611,17 @@ impl Converter<'_> {
         all_of: &Value,
         pointer: &str,
     ) -> Result<Map<String, Value>, ConstrainError> {
-        let Some(branches) = all_of.as_array() else {
-            return Err(ConstrainError::NotASchema {
-                pointer: format!("{pointer}/allOf"),
-                found: kind_of(all_of).to_owned(),
-            });
-        };
-        let mut merged: Map<String, Value> = map
-            .iter()
-            .filter(|(k, _)| k.as_str() != "allOf")
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        for (i, branch) in branches.iter().enumerate() {
-            let at = format!("{pointer}/allOf/{i}");
-            let branch = self.raw_target(branch, &at)?;
-            let Value::Object(branch) = branch else {
-                if branch == Value::Bool(true) {
-                    continue;
-                }
-                return Err(self.unsupported(&at, "an `allOf` branch that is not an object schema"));
-            };
-            for (k, v) in branch {
-                match (k.as_str(), merged.get_mut(&k)) {
-                    (_, None) => {
-                        merged.insert(k, v);
-                    }
-                    ("properties", Some(Value::Object(mine))) => {
-                        let Value::Object(theirs) = v else { continue };
-                        for (name, schema) in theirs {
-                            if let Some(existing) = mine.get(&name)
-                                && *existing != schema
-                            {
-                                return Err(self.unsupported(
-                                    &at,
-                                    format!("`allOf` branches give property `{name}` two different schemas; merge them by hand"),
-                                ));
-                            }
-                            mine.insert(name, schema);
-                        }
-                    }
-                    ("required", Some(Value::Array(mine))) => {
-                        for name in v.as_array().into_iter().flatten() {
-                            if !mine.contains(name) {
-                                mine.push(name.clone());
-                            }
-                        }
-                    }
-                    ("description" | "title" | "$defs" | "definitions", Some(_)) => {}
-                    (_, Some(existing)) if *existing == v => {}
-                    (_, Some(_)) => {
-                        return Err(self.unsupported(
-                            &at,
-                            format!("`allOf` branches disagree on `{k}`; merge them by hand"),
-                        ));
-                    }
-                }
-            }
-        }
+        let merged = crate::refs::merge_all_of(self.root, map, all_of, pointer)
+            .map_err(|(at, reason)| self.unsupported(&at, reason))?;
+        let count = all_of.as_array().map_or(0, Vec::len);
         self.report(
             pointer,
             Rule::AllOfMerged,
             Action::Rewritten,
             Some("allOf"),
-            format!("{} schemas merged into one", branches.len()),
+            format!("{count} schemas merged into one"),
         );
         Ok(merged)
-    }
-
-    /// A schema with its `$ref` followed (for merging), without converting.
-    fn raw_target(&self, node: &Value, pointer: &str) -> Result<Value, ConstrainError> {
-        let mut node = node.clone();
-        for _ in 0..32 {
-            let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
-                return Ok(node);
-            };
-            let (target, _) = resolve_local(self.root, reference).ok_or_else(|| {
-                ConstrainError::UnresolvedRef {
-                    pointer: pointer.to_owned(),
-                    reference: reference.to_owned(),
-                }
-            })?;
-            node = target.clone();
-        }
-        Err(self.unsupported(pointer, "a chain of more than 32 `$ref`s"))
     }
 
     /// A schema that accepts any value, where strict mode needs a type:

@@ -1,6 +1,6 @@
 //! References inside one schema (`#`, `#/$defs/NAME`, any JSON Pointer).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The schema `reference` points to inside `root`, and its JSON Pointer
 /// (`""` for the root); `None` for a reference outside the schema or to
@@ -13,6 +13,102 @@ pub(crate) fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<(&'a
         return None;
     }
     root.pointer(&pointer).map(|target| (target, pointer))
+}
+
+/// A schema with its `$ref` chain followed (at most 32 steps), not
+/// converted; an error names the place and why.
+pub(crate) fn follow(root: &Value, node: &Value, pointer: &str) -> Result<Value, (String, String)> {
+    let mut node = node.clone();
+    for _ in 0..32 {
+        let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
+            return Ok(node);
+        };
+        let (target, _) = resolve_local(root, reference).ok_or_else(|| {
+            (
+                pointer.to_owned(),
+                format!("`$ref` `{reference}` does not resolve inside the schema"),
+            )
+        })?;
+        node = target.clone();
+    }
+    Err((
+        pointer.to_owned(),
+        "a chain of more than 32 `$ref`s".to_owned(),
+    ))
+}
+
+/// `allOf` and the keywords beside it (`map`), merged into one schema:
+/// properties and required joined, any other keyword equal in every branch.
+/// An error names the branch and the keyword they disagree on.
+pub(crate) fn merge_all_of(
+    root: &Value,
+    map: &Map<String, Value>,
+    all_of: &Value,
+    pointer: &str,
+) -> Result<Map<String, Value>, (String, String)> {
+    let Some(branches) = all_of.as_array() else {
+        return Err((
+            format!("{pointer}/allOf"),
+            "`allOf` is not an array".to_owned(),
+        ));
+    };
+    let mut merged: Map<String, Value> = map
+        .iter()
+        .filter(|(k, _)| k.as_str() != "allOf")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    for (i, branch) in branches.iter().enumerate() {
+        let at = format!("{pointer}/allOf/{i}");
+        let branch = follow(root, branch, &at)?;
+        let Value::Object(branch) = branch else {
+            if branch == Value::Bool(true) {
+                continue;
+            }
+            return Err((
+                at,
+                "an `allOf` branch that is not an object schema".to_owned(),
+            ));
+        };
+        for (k, v) in branch {
+            match (k.as_str(), merged.get_mut(&k)) {
+                (_, None) => {
+                    merged.insert(k, v);
+                }
+                ("properties", Some(Value::Object(mine))) => {
+                    let Value::Object(theirs) = v else { continue };
+                    for (name, schema) in theirs {
+                        if let Some(existing) = mine.get(&name)
+                            && *existing != schema
+                        {
+                            return Err((
+                                at,
+                                format!(
+                                    "`allOf` branches give property `{name}` two different schemas; merge them by hand"
+                                ),
+                            ));
+                        }
+                        mine.insert(name, schema);
+                    }
+                }
+                ("required", Some(Value::Array(mine))) => {
+                    for name in v.as_array().into_iter().flatten() {
+                        if !mine.contains(name) {
+                            mine.push(name.clone());
+                        }
+                    }
+                }
+                ("description" | "title" | "$defs" | "definitions", Some(_)) => {}
+                (_, Some(existing)) if *existing == v => {}
+                (_, Some(_)) => {
+                    return Err((
+                        at,
+                        format!("`allOf` branches disagree on `{k}`; merge them by hand"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(merged)
 }
 
 /// `%xx` escapes decoded (a URI fragment may carry them); `None` when the

@@ -224,3 +224,72 @@ fn validate_from_checks_what_the_provider_did_not_enforce() {
         &["--from reads one answer a file"],
     );
 }
+
+#[test]
+fn grammar_prints_the_libraries_grammar_and_notes_what_it_leaves() {
+    let schema = example("constrain/invoice.schema.json");
+    let out = flexmd()
+        .args(["grammar", "--schema", &schema, "--format", "gbnf"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&schema).unwrap()).unwrap();
+    let expected =
+        flexmd_constrain::schema_grammar(&value, flexmd_constrain::GrammarFormat::Gbnf).unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected.grammar);
+    let notes = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        notes.lines().collect::<Vec<_>>(),
+        [
+            "note: /properties/number: left to validation: pattern",
+            "note: /properties/customer_email/anyOf/0: left to validation: format",
+            "note: /$defs/LineItem/properties/description: left to validation: maxLength",
+            "note: /$defs/LineItem/properties/quantity: left to validation: minimum",
+            "note: /$defs/LineItem/properties/unit_price: left to validation: exclusiveMinimum",
+            "note: /properties/due: left to validation: format",
+        ]
+    );
+}
+
+#[test]
+fn grammar_errors_name_the_place() {
+    let dir = scratch("grammar-refused");
+    let schema = dir.join("tree.json");
+    std::fs::write(
+        &schema,
+        r##"{"$defs": {"n": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/n"}}}}},
+            "$ref": "#/$defs/n"}"##,
+    )
+    .unwrap();
+    stderr_holds(
+        flexmd()
+            .args([
+                "grammar",
+                "--schema",
+                schema.to_str().unwrap(),
+                "--format",
+                "regex",
+            ])
+            .assert()
+            .code(1),
+        &["the schema refers to itself at `/$defs/n`"],
+    );
+    flexmd()
+        .args([
+            "grammar",
+            "--schema",
+            schema.to_str().unwrap(),
+            "--format",
+            "lark",
+        ])
+        .assert()
+        .success();
+    stderr_holds(
+        flexmd()
+            .args(["grammar", "--schema", "review", "--format", "peg"])
+            .assert()
+            .code(2),
+        &["possible values: lark, gbnf, ebnf, regex"],
+    );
+}

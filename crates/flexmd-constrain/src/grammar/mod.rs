@@ -1,0 +1,168 @@
+//! Grammars for local engines: a JSON Schema (and, in `spec`, an Output
+//! Format Spec) written as a grammar in the dialect of llama.cpp (GBNF),
+//! llguidance (Lark), XGrammar (EBNF) or a regex engine (Outlines), with a
+//! report of what the grammar enforces and what it leaves to validation.
+
+mod ir;
+mod json;
+mod render;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::ConstrainError;
+
+pub use json::{MAX_BOUND, REGEX_ANY_DEPTH};
+pub use render::MAX_REGEX_CHARS;
+
+/// A grammar dialect, by the engines that read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum GrammarFormat {
+    /// Lark, as llguidance reads it (vLLM, SGLang, llama.cpp's
+    /// `%llguidance`): rules in lowercase, regular pieces as `/regex/`
+    /// terminals in uppercase; the start rule is `start`.
+    Lark,
+    /// GBNF, llama.cpp's grammar format (`--grammar-file`, the server's
+    /// `grammar`): `name ::= …`, rule names of letters, digits and `-`;
+    /// the start rule is `root`.
+    Gbnf,
+    /// XGrammar's EBNF (vLLM, SGLang, MLC): GBNF's syntax with `_` in rule
+    /// names; the start rule is `root`.
+    Ebnf,
+    /// One regular expression, anchored (`^…$`), for Outlines and other
+    /// regex-constrained decoders; a recursive schema has none.
+    Regex,
+}
+
+impl GrammarFormat {
+    /// Every format, in the order the CLI lists them.
+    pub const ALL: [GrammarFormat; 4] = [
+        GrammarFormat::Lark,
+        GrammarFormat::Gbnf,
+        GrammarFormat::Ebnf,
+        GrammarFormat::Regex,
+    ];
+
+    /// The name the CLI and the bindings use.
+    pub fn name(self) -> &'static str {
+        match self {
+            GrammarFormat::Lark => "lark",
+            GrammarFormat::Gbnf => "gbnf",
+            GrammarFormat::Ebnf => "ebnf",
+            GrammarFormat::Regex => "regex",
+        }
+    }
+}
+
+impl fmt::Display for GrammarFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of [`GrammarFormat::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("unknown grammar format `{0}`: use lark, gbnf, ebnf or regex")]
+#[diagnostic(code(constrain::unknown_format))]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for GrammarFormat {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GrammarFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}
+
+/// What a grammar enforces at one place, and what it leaves to validation
+/// after the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Coverage {
+    /// Where: a JSON Pointer into the schema (`""` is the root), or a
+    /// section of a spec.
+    pub place: String,
+    /// The keywords (or rules) the grammar enforces there.
+    pub enforced: Vec<String>,
+    /// The keywords (or rules) it does not: validation after the answer
+    /// checks them.
+    pub unenforced: Vec<String>,
+}
+
+/// A grammar and its report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Grammar {
+    /// The dialect it is written in.
+    pub format: GrammarFormat,
+    /// The grammar text.
+    pub grammar: String,
+    /// How many rules it has (1 for a regex).
+    pub rules: usize,
+    /// Per place, what it enforces and what it leaves to validation.
+    pub coverage: Vec<Coverage>,
+}
+
+impl Grammar {
+    /// Every place where something is left to validation.
+    pub fn unenforced(&self) -> impl Iterator<Item = &Coverage> {
+        self.coverage.iter().filter(|c| !c.unenforced.is_empty())
+    }
+}
+
+/// A grammar for the JSON values `schema` accepts, in `format`.
+///
+/// Objects are written with their properties in the schema's order
+/// (required ones always, optional ones maybe), arrays with their item
+/// schema and, up to [`MAX_BOUND`], their `minItems`/`maxItems`; strings
+/// with `minLength`/`maxLength` up to the same bound; `enum` and `const` as
+/// their JSON text; `$ref` as a rule of its own (recursion where the
+/// dialect has it: not in `regex`, where a schema that refers to itself is
+/// an error, and a value of any kind nests at most [`REGEX_ANY_DEPTH`]
+/// deep). `pattern`, `format`, numeric bounds but
+/// the sign, `uniqueItems`, "exactly one" of `oneOf` and the like are left to
+/// validation and listed in [`Grammar::coverage`]. Whitespace is kept small:
+/// a space, or a line break and at most 20 spaces or tabs, between tokens.
+///
+/// ```
+/// use flexmd_constrain::{GrammarFormat, schema_grammar};
+/// use serde_json::json;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"ok": {"type": "boolean"}, "n": {"type": "integer", "minimum": 0}},
+///     "required": ["ok"]
+/// });
+/// let grammar = schema_grammar(&schema, GrammarFormat::Gbnf).unwrap();
+/// assert_eq!(grammar.grammar, r#"root ::= "{" ws object-first-0 ws "}"
+/// ws ::= (" " | "\n" [ \t]{0,20})?
+/// object-rest-1 ::= (ws "," ws "\"n\"" ws ":" ws ("0" | [1-9] [0-9]{0,15}))?
+/// object-first-0 ::= "\"ok\"" ws ":" ws ("true" | "false") object-rest-1
+/// "#);
+/// // A grammar enforces all of this schema: nothing is left to validation.
+/// assert_eq!(grammar.unenforced().count(), 0);
+/// ```
+pub fn schema_grammar(schema: &Value, format: GrammarFormat) -> Result<Grammar, ConstrainError> {
+    let any_depth = (format == GrammarFormat::Regex).then_some(REGEX_ANY_DEPTH);
+    let built = json::JsonRules::build(schema, any_depth)?;
+    let grammar = render::render(&built.rules, format)?;
+    let rules = if format == GrammarFormat::Regex {
+        1
+    } else {
+        built.rules.len()
+    };
+    Ok(Grammar {
+        format,
+        grammar,
+        rules,
+        coverage: built.coverage,
+    })
+}
