@@ -1692,7 +1692,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__grammar)
-            opts="-h --schema --format --config --json --compact --color --help"
+            opts="-h --schema --spec --format --heading-level --think --max-items --max-rows --config --json --compact --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1702,8 +1702,28 @@ _flexmd() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --spec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "lark gbnf ebnf regex" -- "${cur}"))
+                    return 0
+                    ;;
+                --heading-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --think)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-items)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-rows)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --config)

@@ -158,10 +158,11 @@ enum Command {
     /// Ask a model (any command) for an answer, check it against a schema
     /// or an Output Format Spec, and ask again with hints until it is valid.
     Run(schema::RunArgs),
-    /// Print a grammar that holds a local model to a JSON Schema while it
-    /// writes: Lark (llguidance: vLLM, SGLang), GBNF (llama.cpp), EBNF
-    /// (XGrammar) or one regex (Outlines). What the grammar cannot enforce
-    /// is noted on stderr (with --json, the whole report).
+    /// Print a grammar that holds a local model to a JSON Schema or an
+    /// Output Format Spec while it writes: Lark (llguidance: vLLM, SGLang),
+    /// GBNF (llama.cpp), EBNF (XGrammar) or one regex (Outlines). What the
+    /// grammar cannot enforce is noted on stderr (with --json, the whole
+    /// report).
     Grammar(schema::GrammarArgs),
     /// Query a file far too large for a prompt, as a model's tools would
     /// (`flexmd artifact tail big.log n=20`); `flexmd artifact OP --help`

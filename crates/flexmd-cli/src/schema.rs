@@ -218,14 +218,35 @@ pub(crate) struct RunArgs {
 
 /// `flexmd grammar` arguments.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("shape").required(true).args(["schema", "spec"])))]
 pub(crate) struct GrammarArgs {
     /// The JSON Schema: a registered schema's name, or a schema file.
     #[arg(long)]
-    schema: String,
+    schema: Option<String>,
+    /// The Output Format Spec (its Markdown block, or its JSON): the grammar
+    /// admits answers in one canonical layout that `validate --strict`
+    /// accepts, sections in the spec's order.
+    #[arg(long, value_name = "SPEC")]
+    spec: Option<PathBuf>,
     /// The dialect: lark (llguidance), gbnf (llama.cpp), ebnf (XGrammar),
     /// regex (Outlines).
     #[arg(long, value_name = "FORMAT", value_parser = format_parser())]
     format: GrammarFormat,
+    /// With --spec: the level of the section headings.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    heading_level: u8,
+    /// With --spec: allow a leading `<think>` block of at most N lines (for
+    /// reasoning models).
+    #[arg(long, value_name = "LINES")]
+    think: Option<u32>,
+    /// With --spec: at most N items in a list section (and a numbered list
+    /// numbered 1 to N in order).
+    #[arg(long, value_name = "N")]
+    max_items: Option<u32>,
+    /// With --spec: at most N rows in a table (and an ordered table's `#`
+    /// numbered 1 to N in order).
+    #[arg(long, value_name = "N")]
+    max_rows: Option<u32>,
 }
 
 /// The grammar format names, checked by clap.
@@ -241,9 +262,33 @@ pub(crate) fn grammar(
     config: &ConfigArg,
     json: bool,
 ) -> Result<ExitCode, CliError> {
-    let Setup { registry, .. } = setup(config)?;
-    let schema = schema_for(&registry, &args.schema)?;
-    let grammar = flexmd_constrain::schema_grammar(&schema, args.format)?;
+    let spec_only = args.heading_level != 2
+        || args.think.is_some()
+        || args.max_items.is_some()
+        || args.max_rows.is_some();
+    if args.schema.is_some() && spec_only {
+        return Err(CliError::Usage(
+            "--heading-level, --think, --max-items and --max-rows shape a Markdown answer: they go with --spec".to_owned(),
+        ));
+    }
+    let grammar = match (&args.schema, &args.spec) {
+        (_, Some(spec)) => {
+            let spec = crate::ofs::read_spec(spec)?;
+            let options = flexmd_constrain::SpecGrammarOptions {
+                heading_level: args.heading_level,
+                think_lines: args.think,
+                max_items: args.max_items,
+                max_rows: args.max_rows,
+            };
+            flexmd_constrain::spec_grammar(&spec, args.format, &options)?
+        }
+        (Some(schema), None) => {
+            let Setup { registry, .. } = setup(config)?;
+            let schema = schema_for(&registry, schema)?;
+            flexmd_constrain::schema_grammar(&schema, args.format)?
+        }
+        (None, None) => return Err(CliError::Usage("give --schema or --spec".to_owned())),
+    };
     if json {
         print_json(&grammar)?;
         return Ok(ExitCode::SUCCESS);

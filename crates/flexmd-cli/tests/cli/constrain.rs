@@ -293,3 +293,93 @@ fn grammar_errors_name_the_place() {
         &["possible values: lark, gbnf, ebnf, regex"],
     );
 }
+
+#[test]
+fn grammar_for_a_spec_takes_its_options_and_reports_what_it_leaves() {
+    let spec = example("specs/answer.md");
+    let out = flexmd()
+        .args([
+            "grammar",
+            "--spec",
+            &spec,
+            "--format",
+            "lark",
+            "--json",
+            "--think",
+            "10",
+            "--max-items",
+            "4",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let grammar: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(grammar["format"], json!("lark"));
+    assert!(
+        grammar["grammar"]
+            .as_str()
+            .unwrap()
+            .starts_with("start: think? section_short_answer")
+    );
+    let places: Vec<&str> = grammar["coverage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["place"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        places,
+        [
+            "<think>",
+            "Short answer",
+            "Long answer",
+            "Reasoning",
+            "Assumptions",
+            "Unknowns",
+            "table (property1, property2, property3)",
+            "table (property1, property2, property3)",
+        ]
+    );
+    let notes = String::from_utf8(
+        flexmd()
+            .args(["grammar", "--spec", &spec, "--format", "gbnf"])
+            .assert()
+            .success()
+            .get_output()
+            .stderr
+            .clone(),
+    )
+    .unwrap();
+    assert_eq!(
+        notes.lines().collect::<Vec<_>>(),
+        [
+            "note: Reasoning: left to validation: numbers in order",
+            "note: table (property1, property2, property3): left to validation: `#` numbered 1 to N (give a row bound to enforce it)",
+        ]
+    );
+    stderr_holds(
+        flexmd()
+            .args([
+                "grammar", "--schema", "review", "--format", "gbnf", "--think", "3",
+            ])
+            .assert()
+            .code(2),
+        &["--spec"],
+    );
+    stderr_holds(
+        flexmd()
+            .args([
+                "grammar",
+                "--spec",
+                &spec,
+                "--format",
+                "gbnf",
+                "--heading-level",
+                "7",
+            ])
+            .assert()
+            .code(1),
+        &["a heading level is 1 to 6, not 7"],
+    );
+}

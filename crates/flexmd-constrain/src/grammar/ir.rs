@@ -109,6 +109,24 @@ impl Expr {
         if max == Some(1) && min == 1 {
             return expr;
         }
+        // `(x{1,n})?` is `x{0,n}`: one quantifier, which every dialect (and
+        // every converter between them) reads the same way.
+        if let (
+            0,
+            Some(1),
+            Expr::Rep {
+                expr: inner,
+                min: 1,
+                max: inner_max,
+            },
+        ) = (min, max, &expr)
+        {
+            return Expr::Rep {
+                expr: inner.clone(),
+                min: 0,
+                max: *inner_max,
+            };
+        }
         Expr::Rep {
             expr: Box::new(expr),
             min,

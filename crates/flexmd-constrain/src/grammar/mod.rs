@@ -6,6 +6,7 @@
 mod ir;
 mod json;
 mod render;
+mod spec;
 
 use std::fmt;
 use std::str::FromStr;
@@ -17,6 +18,7 @@ use crate::error::ConstrainError;
 
 pub use json::{MAX_BOUND, REGEX_ANY_DEPTH};
 pub use render::MAX_REGEX_CHARS;
+pub use spec::{MAX_SPEC_BOUND, SpecGrammarOptions, THINK_LINE_CHARS};
 
 /// A grammar dialect, by the engines that read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -157,7 +159,56 @@ pub fn schema_grammar(schema: &Value, format: GrammarFormat) -> Result<Grammar, 
     let rules = if format == GrammarFormat::Regex {
         1
     } else {
-        built.rules.len()
+        render::reachable(&built.rules)
+            .iter()
+            .filter(|r| **r)
+            .count()
+    };
+    Ok(Grammar {
+        format,
+        grammar,
+        rules,
+        coverage: built.coverage,
+    })
+}
+
+/// A grammar for the Markdown answers an Output Format Spec asks for, in
+/// one canonical layout that `flexmd validate --strict` accepts: an
+/// optional `<think>` block (see [`SpecGrammarOptions::think_lines`]), then
+/// each section once, in the spec's order, as a heading of
+/// [`SpecGrammarOptions::heading_level`] followed (or not) by a blank line
+/// and its body — prose lines and fenced code (no line that would start a heading,
+/// a table or an HTML block), `- ` bullets with nested `  - ` items, or
+/// `1.` numbered items; the spec's empty value (`None`) for an empty list
+/// section — sections separated by a blank line, then the spec's tables
+/// with their exact header, one `|---|` row and rows of as many cells.
+///
+/// Why one order: any order of n sections would need a rule for every
+/// subset of sections already written (2^n), so the grammar keeps the
+/// spec's; validation never cares about order.
+///
+/// ```
+/// use flexmd_constrain::{GrammarFormat, SpecGrammarOptions, spec_grammar};
+/// use flexmd_ofs::parse_spec;
+///
+/// let spec = parse_spec("## Output format\n- Summary — prose\n- Steps — ordered list\n").value;
+/// let grammar = spec_grammar(&spec, GrammarFormat::Regex, &SpecGrammarOptions::default()).unwrap();
+/// assert!(grammar.grammar.starts_with("^(?:## Summary\\n\\n?"));
+/// ```
+pub fn spec_grammar(
+    spec: &flexmd_core::OutputFormatSpec,
+    format: GrammarFormat,
+    options: &SpecGrammarOptions,
+) -> Result<Grammar, ConstrainError> {
+    let built = spec::SpecRules::build(spec, options)?;
+    let grammar = render::render(&built.rules, format)?;
+    let rules = if format == GrammarFormat::Regex {
+        1
+    } else {
+        render::reachable(&built.rules)
+            .iter()
+            .filter(|r| **r)
+            .count()
     };
     Ok(Grammar {
         format,

@@ -150,7 +150,14 @@ fn bnf_expr(expr: &Expr, names: &[String], parent: u8) -> String {
             }
         }
         Expr::Rep { expr, min, max } => {
-            format!("{}{}", bnf_expr(expr, names, 3), quantifier(*min, *max))
+            // A quantifier on a quantified item needs parentheses (`x{1,3}?`
+            // means something else, or nothing, in every dialect).
+            let text = format!("{}{}", bnf_expr(expr, names, 3), quantifier(*min, *max));
+            if parent >= 3 {
+                format!("({text})")
+            } else {
+                text
+            }
         }
         Expr::Token(inner) => bnf_expr(inner, names, parent),
     }
@@ -299,13 +306,18 @@ fn lark_expr(
         }
         Expr::Rep { expr, min, max } => {
             let inner = lark_expr(expr, names, inliner, 3)?;
-            match (min, max) {
+            let text = match (min, max) {
                 (0, None) => format!("{inner}*"),
                 (1, None) => format!("{inner}+"),
                 (0, Some(1)) => format!("{inner}?"),
                 (m, None) => format!("{inner}~{m} {inner}*"),
                 (m, Some(n)) if m == n => format!("{inner}~{m}"),
                 (m, Some(n)) => format!("{inner}~{m}..{n}"),
+            };
+            if parent >= 3 {
+                format!("({text})")
+            } else {
+                text
             }
         }
     })
@@ -467,7 +479,13 @@ impl<'a> Inliner<'a> {
                 }
             }
             Expr::Rep { expr, min, max } => {
-                format!("{}{}", self.expr(expr, 3)?, quantifier(*min, *max))
+                // `x{1,3}?` would be a lazy quantifier: group first.
+                let text = format!("{}{}", self.expr(expr, 3)?, quantifier(*min, *max));
+                if parent >= 3 {
+                    format!("(?:{text})")
+                } else {
+                    text
+                }
             }
             Expr::Token(inner) => self.expr(inner, parent)?,
         })
@@ -571,6 +589,33 @@ mod tests {
         assert_eq!(
             render(&rules, GrammarFormat::Regex).ok(),
             Some("^n=\"\\/(?:[0-9\\-]){1,3}(?:\\.|!)$".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_quantified_item_quantified_again_is_grouped() {
+        let mut rules = Rules::default();
+        let (root, _) = rules.declare("root", "root");
+        rules.define(
+            root,
+            Expr::opt(Expr::rep(Expr::class(&[('a', 'z')]), 2, Some(3))),
+        );
+        assert_eq!(
+            render(&rules, GrammarFormat::Gbnf).ok(),
+            Some("root ::= ([a-z]{2,3})?\n".to_owned())
+        );
+        assert_eq!(
+            render(&rules, GrammarFormat::Regex).ok(),
+            Some("^(?:[a-z]{2,3})?$".to_owned())
+        );
+        assert_eq!(
+            render(&rules, GrammarFormat::Lark).ok(),
+            Some("start: (/[a-z]/~2..3)?\n".to_owned())
+        );
+        // `(x{1,3})?` is written `x{0,3}`.
+        assert_eq!(
+            Expr::opt(Expr::rep(Expr::lit("x"), 1, Some(3))),
+            Expr::rep(Expr::lit("x"), 0, Some(3))
         );
     }
 
