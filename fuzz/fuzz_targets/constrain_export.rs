@@ -1,12 +1,13 @@
 //! A fuzzed schema (any JSON the finder reads from the input) exported for
-//! every provider, and fixed answers mapped there and back: never a panic,
-//! never a hang (`$ref` copies are bounded); an export that succeeds is a
-//! schema that compiles. (The exactness of the way back is a property test:
+//! every provider, and fixed answers mapped there and back, and written as
+//! a grammar in every format: never a panic, never a hang (`$ref` copies
+//! and grammar sizes are bounded); an export that succeeds is a schema that
+//! compiles, a grammar that succeeds is not empty. (The exactness of the way back is a property test:
 //! crates/flexmd-constrain/tests/round_trip.rs.)
 
 #![no_main]
 
-use flexmd_constrain::{Provider, export, from_provider, to_provider};
+use flexmd_constrain::{GrammarFormat, Provider, export, from_provider, schema_grammar, to_provider};
 use flexmd_schema::Registry;
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
@@ -34,6 +35,11 @@ fuzz_target!(|text: &str| {
         for instance in &instances {
             let sent = to_provider(&schema, provider, instance);
             let _ = from_provider(&schema, sent);
+        }
+    }
+    for format in GrammarFormat::ALL {
+        if let Ok(grammar) = schema_grammar(&schema, format) {
+            assert!(!grammar.grammar.is_empty(), "{format}: an empty grammar");
         }
     }
 });

@@ -14,7 +14,7 @@ export {
   type FindJsonOptions,
   // errors
   FlexmdError, SpecError, SchemaError, ArgumentError, ToolCallError, ArtifactError, ValidationError, PanicError,
-  NestingError,
+  NestingError, ConstrainError,
   // functions
   parseFlexMd, stringifyFlexMd, parseOutputFormatSpec, stringifyOutputFormatSpec, enrichInstructions, prompt,
   makeDefaultOfs, jsonSchema, buildOutline, renderOutline, validateOutput, extractOutput, check, detectObjects,

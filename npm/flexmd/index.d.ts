@@ -297,6 +297,8 @@ export interface ValidationResult {
   changes?: SchemaChange[];
   /** `validateText(…, { hints: true })`: each error with its hint. */
   hints?: SchemaHint[];
+  /** `validateText(…, { fromProvider })`: where a null standing for an omitted optional property was removed (JSON Pointers). */
+  nullsRemoved?: string[];
 }
 
 export interface TransformOptions {
@@ -311,7 +313,128 @@ export interface ValidateTextOptions extends TransformOptions {
   strict?: boolean;
   /** Add `hints`. */
   hints?: boolean;
+  /**
+   * The text is this provider's answer to the schema `exportSchema` made:
+   * it is read back in the schema's shape first (the nulls OpenAI sends
+   * for omitted optional properties removed, listed in `nullsRemoved`),
+   * so every constraint the provider did not enforce is checked.
+   */
+  fromProvider?: Provider;
 }
+
+// ---- Constraining the answer while it is written ----------------------------
+
+/** A provider's structured-output mode: where the exported schema goes in the request. */
+export type Provider = "openai" | "openai-tool" | "anthropic" | "anthropic-tool" | "gemini";
+
+/** A grammar dialect: `gbnf` (llama.cpp), `lark` (llguidance: vLLM, SGLang), `ebnf` (XGrammar), `regex` (Outlines). */
+export type GrammarFormat = "gbnf" | "lark" | "ebnf" | "regex";
+
+/** One change an export made to the schema, at one place of the original. */
+export interface ExportChange {
+  /** Where, in the original schema, as a JSON Pointer (`""` is the root). */
+  pointer: string;
+  rule:
+    | "closed_object"
+    | "optional_made_nullable"
+    | "ref_inlined"
+    | "ref_kept"
+    | "all_of_merged"
+    | "one_of_as_any_of"
+    | "const_as_enum"
+    | "property_ordering"
+    | "untyped_as_scalar"
+    | "unenforced_keyword"
+    | "min_items_loosened"
+    | "default_dropped"
+    | "annotation_dropped"
+    | "unknown_keyword";
+  /** `rewritten`: enforced another way; `dropped`: an annotation, or a default the way back restores; `unenforced`: checked after the answer. */
+  action: "rewritten" | "dropped" | "unenforced";
+  /** The keyword concerned, when one is. */
+  keyword?: string | null;
+  /** The change in words, for a person. */
+  detail: string;
+}
+
+/** What `exportSchema` returns (`flexmd schema export --for PROVIDER --json`). */
+export interface SchemaExport {
+  provider: Provider;
+  /** The name the fragment gives the schema or tool. */
+  name: string;
+  /** The fragment to merge into the request body. */
+  request: Record<string, unknown>;
+  /** The exported schema alone (the one inside `request`). */
+  schema: JsonSchema;
+  /** Every change from the original, in the order made. */
+  changes: ExportChange[];
+}
+
+export interface ExportSchemaOptions {
+  /** The name the request gives the schema; default the schema's name, its `title`, else `response`. */
+  name?: string;
+}
+
+/** What a grammar enforces at one place, and what it leaves to validation after the answer. */
+export interface GrammarCoverage {
+  /** A JSON Pointer into the schema (`""` is the root), or a section of a spec. */
+  place: string;
+  enforced: string[];
+  unenforced: string[];
+}
+
+/** A grammar with its report (`flexmd grammar --json`). */
+export interface GrammarReport {
+  format: GrammarFormat;
+  grammar: string;
+  /** How many rules it has (1 for a regex). */
+  rules: number;
+  coverage: GrammarCoverage[];
+}
+
+export interface GrammarOptions {
+  /** Default `gbnf`. */
+  format?: GrammarFormat;
+  /** Return the report instead of the grammar text. */
+  report?: boolean;
+}
+
+export interface SpecGrammarOptions extends GrammarOptions {
+  /** The level of every section heading, 1 to 6 (default 2: `## Name`). */
+  headingLevel?: number;
+  /** Allow a leading `<think>…</think>` block of at most this many lines. */
+  thinkLines?: number;
+  /** The most items a list section may have; numbered lists' numbers are enforced with it. */
+  maxItems?: number;
+  /** The most rows a table may have; an ordered table's `#` column is enforced with it. */
+  maxRows?: number;
+}
+
+/**
+ * The request fragment that makes `provider` constrain its answer to
+ * `schema` (a JSON Schema or a predefined schema's name): `additionalProperties:
+ * false` everywhere, optional properties required and nullable where the
+ * provider needs it, what it cannot take dropped — each change in
+ * `changes`. Throws `ConstrainError` for a schema the provider cannot take
+ * at all, naming the limit.
+ */
+export function exportSchema(schema: string | JsonSchema, provider: Provider, options?: ExportSchemaOptions): SchemaExport;
+
+/**
+ * A grammar that holds a local model to `schema` while it writes: the text
+ * `flexmd grammar --schema S --format F` prints. Throws `ConstrainError`
+ * when the dialect cannot express the schema (recursion in `regex`).
+ */
+export function grammar(schema: string | JsonSchema, options?: GrammarOptions & { report?: false }): string;
+export function grammar(schema: string | JsonSchema, options: GrammarOptions & { report: true }): GrammarReport;
+
+/**
+ * A grammar that admits exactly the answers a spec accepts in its canonical
+ * layout (each section once, in order, as a heading of one level): the text
+ * `flexmd grammar --spec S` prints.
+ */
+export function specGrammar(spec: SpecInput, options?: SpecGrammarOptions & { report?: false }): string;
+export function specGrammar(spec: SpecInput, options: SpecGrammarOptions & { report: true }): GrammarReport;
 
 /** A JSON Schema object (or `true`/`false`). */
 export type JsonSchema = Record<string, unknown> | boolean;
@@ -336,6 +459,11 @@ export class SchemaValidator {
   validateText(text: string, schema: string | JsonSchema, options?: ValidateTextOptions): ValidationResult;
   /** The value in an answer that fits the schema best, fitted to it (`flexmd json --schema S --repairs`); `null` when nothing fits. */
   findJsonAs(text: string, schema: string | JsonSchema, options?: FindJsonAsOptions): FittedJson | null;
+  /** As the function `exportSchema`, with this validator's schemas by name. */
+  exportSchema(schema: string | JsonSchema, provider: Provider, options?: ExportSchemaOptions): SchemaExport;
+  /** As the function `grammar`, with this validator's schemas by name. */
+  grammar(schema: string | JsonSchema, options?: GrammarOptions & { report?: false }): string;
+  grammar(schema: string | JsonSchema, options: GrammarOptions & { report: true }): GrammarReport;
 }
 
 /** The process's one SchemaValidator. */
@@ -784,6 +912,8 @@ export class ToolCallError extends FlexmdError {}
 export class ArtifactError extends FlexmdError {}
 /** Data that cannot be made to fit a schema without a guess (`code` `schema::ambiguous_enum`). */
 export class ValidationError extends FlexmdError {}
+/** A schema or spec a provider or grammar dialect cannot take, or an unknown provider or format name. */
+export class ConstrainError extends FlexmdError {}
 /** A bug in flexmd stopped the call; the module keeps working. */
 export class PanicError extends FlexmdError {}
 /**

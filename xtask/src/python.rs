@@ -11,13 +11,16 @@ use std::process::Command;
 use crate::{Result, root};
 
 /// What the tests need besides the package.
-/// (The OpenAI and Anthropic SDKs: their tool-call objects go into `ToolSet.call`.)
+/// (The OpenAI and Anthropic SDKs: their tool-call objects go into
+/// `ToolSet.call`, and the OpenAI SDK's and Pydantic AI's strict-schema
+/// conversions are compared with `export_schema`.)
 const TEST_PACKAGES: &[&str] = &[
     "pytest>=7",
     "pydantic>=2",
     "mypy>=1.8",
     "openai>=1.40",
     "anthropic>=0.40",
+    "pydantic-ai-slim>=1.0",
 ];
 /// The official MCP SDK, the client of `flexmd mcp`'s end-to-end test
 /// (crates/flexmd-mcp/tests/python), which says why it is skipped without it.

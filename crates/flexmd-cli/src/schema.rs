@@ -533,20 +533,18 @@ impl Judge<'_> {
     /// One JSON value in a text.
     fn one(&self, input: &Input) -> Result<Judged, CliError> {
         let mut nulls_removed = Vec::new();
-        let outcome = match (self.from, flexmd_detect::find_json(&input.text)) {
-            (Some(_), Some(found)) => {
-                let checked = flexmd_constrain::validate_from(
-                    self.registry,
-                    self.schema,
-                    &found.value,
-                    self.options,
-                )?;
-                nulls_removed = checked.nulls_removed;
-                checked.outcome
-            }
-            _ => self
-                .registry
-                .validate_text(&input.text, self.schema, self.options)?,
+        let outcome = if self.from.is_some() {
+            let checked = flexmd_constrain::validate_text_from(
+                self.registry,
+                self.schema,
+                &input.text,
+                self.options,
+            )?;
+            nulls_removed = checked.nulls_removed;
+            checked.outcome
+        } else {
+            self.registry
+                .validate_text(&input.text, self.schema, self.options)?
         };
         let outcome = self.outcome(outcome);
         let code = self.code(&outcome);

@@ -75,13 +75,22 @@ pub enum ConstrainError {
         /// What was found instead (`a string`, `an array`, …).
         found: String,
     },
-    /// The exported schema would pass the size every export is bounded by.
-    #[error(
-        "the exported schema would have more than {max} subschemas (references are copied where they are used); the schema is too large to export"
+    /// What was asked for would pass the size every export and grammar is
+    /// bounded by (a schema whose references multiply when copied, or a
+    /// regex of many optional properties).
+    #[error("{what} would have more than {max} {unit}")]
+    #[diagnostic(
+        code(constrain::too_large),
+        help(
+            "split the schema or spec; a grammar in lark, gbnf or ebnf keeps each reference and section as one rule, where a regex or an export copies them"
+        )
     )]
-    #[diagnostic(code(constrain::too_large))]
     TooLarge {
+        /// What would be too large (`the exported schema`, `the regex`, …).
+        what: &'static str,
         /// The bound.
         max: usize,
+        /// What is counted (`subschemas`, `characters`).
+        unit: &'static str,
     },
 }

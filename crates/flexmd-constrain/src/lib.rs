@@ -53,7 +53,9 @@ pub use grammar::{
     Coverage, Grammar, GrammarFormat, MAX_BOUND, MAX_REGEX_CHARS, MAX_SPEC_BOUND, REGEX_ANY_DEPTH,
     SpecGrammarOptions, THINK_LINE_CHARS, UnknownFormat, schema_grammar, spec_grammar,
 };
-pub use mapback::{MappedBack, ValidatedFrom, from_provider, to_provider, validate_from};
+pub use mapback::{
+    MappedBack, ValidatedFrom, from_provider, to_provider, validate_from, validate_text_from,
+};
 pub use provider::{Export, MAX_EXPORTED_NODES, Provider, UnknownProvider, export};
 pub use report::{Action, Rule, SchemaChange};
 

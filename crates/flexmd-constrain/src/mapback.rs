@@ -141,6 +141,48 @@ pub fn validate_from(
     })
 }
 
+/// As [`validate_from`] for a model's answer as text: the JSON in `text`
+/// is found and repaired (as [`Registry::validate_text`] does), mapped
+/// back, then validated; repair warnings and each problem's line and
+/// column are in `text`. No JSON in `text` is an invalid outcome with code
+/// `no_json`.
+///
+/// ```
+/// use flexmd_constrain::validate_text_from;
+/// use flexmd_schema::{Registry, TransformOptions};
+/// use serde_json::json;
+///
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
+///     "required": ["name"]
+/// });
+/// let options = TransformOptions { coerce: true, apply_defaults: true };
+/// let text = "Here it is:\n```json\n{\"name\": \"Ada\", \"age\": null,}\n```";
+/// let checked = validate_text_from(&Registry::new(), &schema, text, options).unwrap();
+/// assert_eq!(checked.outcome.data, Some(json!({"name": "Ada"})));
+/// assert_eq!(checked.nulls_removed, ["/age"]);
+/// assert_eq!(checked.outcome.warnings[0].line, Some(3)); // the trailing comma
+/// ```
+pub fn validate_text_from(
+    registry: &Registry,
+    original: &Value,
+    text: &str,
+    options: TransformOptions,
+) -> Result<ValidatedFrom, SchemaError> {
+    let validator = registry.record_validator(original, options)?;
+    let mut nulls_removed = Vec::new();
+    let outcome = validator.validate_text_mapped(text, |answer| {
+        let back = from_provider(original, answer);
+        nulls_removed = back.removed;
+        back.value
+    });
+    Ok(ValidatedFrom {
+        outcome,
+        nulls_removed,
+    })
+}
+
 struct Walk<'a> {
     root: &'a Value,
     removed: Vec<String>,

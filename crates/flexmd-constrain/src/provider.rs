@@ -478,7 +478,9 @@ impl Converter<'_> {
         self.nodes += 1;
         if self.nodes > MAX_EXPORTED_NODES {
             return Err(ConstrainError::TooLarge {
+                what: "the exported schema",
                 max: MAX_EXPORTED_NODES,
+                unit: "subschemas (references are copied where they are used)",
             });
         }
         let map = match node {

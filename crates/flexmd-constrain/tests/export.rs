@@ -170,7 +170,9 @@ fn copying_references_is_bounded() {
     assert_eq!(
         export(&schema, Provider::Gemini, "big").map(|_| ()),
         Err(ConstrainError::TooLarge {
-            max: flexmd_constrain::MAX_EXPORTED_NODES
+            what: "the exported schema",
+            max: flexmd_constrain::MAX_EXPORTED_NODES,
+            unit: "subschemas (references are copied where they are used)",
         })
     );
 }

@@ -179,3 +179,56 @@ proptest! {
         }
     }
 }
+
+/// References that double at each level (40 levels: 2^40 copies if
+/// inlined) stay one rule each in the rule dialects, and are refused by
+/// name in a regex, which has to copy them; 200 000 properties pass the
+/// bound on subschemas and are refused, not written.
+#[test]
+fn huge_schemas_are_bounded_not_hung() {
+    let mut defs = serde_json::Map::new();
+    for i in 0..40 {
+        defs.insert(
+            format!("l{i}"),
+            json!({"type": "object", "properties": {
+                "a": {"$ref": format!("#/$defs/l{}", i + 1)},
+                "b": {"$ref": format!("#/$defs/l{}", i + 1)}
+            }, "required": ["a", "b"]}),
+        );
+    }
+    defs.insert("l40".to_owned(), json!({"type": "string"}));
+    let doubling = json!({"$defs": defs, "$ref": "#/$defs/l0"});
+    for format in [
+        GrammarFormat::Lark,
+        GrammarFormat::Gbnf,
+        GrammarFormat::Ebnf,
+    ] {
+        let grammar = schema_grammar(&doubling, format);
+        let size = grammar
+            .as_ref()
+            .map(|g| g.grammar.len())
+            .unwrap_or(usize::MAX);
+        assert!(size < 20_000, "{format}: {size} bytes");
+    }
+    let regex = schema_grammar(&doubling, GrammarFormat::Regex).map(|g| g.grammar.len());
+    assert_eq!(
+        regex.map_err(|e| e.to_string()),
+        Err(format!(
+            "the regex would have more than {} characters",
+            flexmd_constrain::MAX_REGEX_CHARS
+        ))
+    );
+
+    let properties: serde_json::Map<String, serde_json::Value> = (0..200_000)
+        .map(|i| (format!("p{i}"), json!({"type": "integer"})))
+        .collect();
+    let wide = json!({"type": "object", "properties": properties});
+    assert_eq!(
+        schema_grammar(&wide, GrammarFormat::Lark).map(|g| g.rules),
+        Err(flexmd_constrain::ConstrainError::TooLarge {
+            what: "the grammar",
+            max: flexmd_constrain::MAX_EXPORTED_NODES,
+            unit: "subschemas",
+        })
+    );
+}

@@ -357,3 +357,52 @@ proptest! {
         prop_assert_eq!(verdicts(&engines, &spec, &SpecGrammarOptions::default(), &answer), (true, true), "{}:\n{}", name, answer);
     }
 }
+
+/// A spec of 20 000 sections gives grammars whose size grows with it, about
+/// as much per section as a small spec's: nothing in a spec multiplies. A
+/// regex holds every section in one expression, so past a megabyte (about
+/// 6 000 sections) it is refused by name, not written.
+#[test]
+fn a_huge_spec_gives_a_grammar_of_linear_size() {
+    let text = |n: usize| {
+        let mut text = String::from("## Output format (Markdown)\n\n");
+        for i in 0..n {
+            let kind = ["prose", "list", "ordered list"]
+                .get(i % 3)
+                .copied()
+                .unwrap_or("prose");
+            text.push_str(&format!("- Part {i} — {kind}\n"));
+        }
+        text
+    };
+    let options = SpecGrammarOptions::default();
+    let grammar = |n: usize, format| {
+        read_spec(&text(n))
+            .map_err(|e| e.to_string())
+            .and_then(|s| spec_grammar(&s.value, format, &options).map_err(|e| e.to_string()))
+            .map(|g| g.grammar.len())
+    };
+    for format in GrammarFormat::ALL {
+        let huge = if format == GrammarFormat::Regex {
+            5_000
+        } else {
+            20_000
+        };
+        let sizes = (grammar(30, format), grammar(huge, format));
+        let (Ok(small), Ok(large)) = &sizes else {
+            unreachable!("{format}: {sizes:?}");
+        };
+        let (small, large) = (*small, *large);
+        // Per section, at most 10 % more than the small spec's (less is
+        // the shared rules spread over more sections).
+        let ratio = (large as f64 / huge as f64) / (small as f64 / 30.0);
+        assert!((0.5..=1.1).contains(&ratio), "{format}: {ratio}");
+    }
+    assert_eq!(
+        grammar(20_000, GrammarFormat::Regex),
+        Err(format!(
+            "the regex would have more than {} characters",
+            flexmd_constrain::MAX_REGEX_CHARS
+        ))
+    );
+}

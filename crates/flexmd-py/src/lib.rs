@@ -19,6 +19,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 use pythonize::pythonize;
 
+mod constrain;
 mod convert;
 mod registry;
 mod turn;
@@ -460,6 +461,39 @@ impl Spec {
     #[getter]
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.warnings)
+    }
+
+    /// A grammar that holds a local model to this spec while it writes
+    /// (see `flexmd.grammar`): the text, or with `report=True` the dict
+    /// `flexmd grammar --spec S --json` prints (`format`, `grammar`,
+    /// `rules`, `coverage`). The answer's layout: each section once, in the
+    /// spec's order, as a heading of `heading_level`; `think_lines` allows a
+    /// leading `<think>` block of at most that many lines; `max_items` and
+    /// `max_rows` bound lists and tables (and enforce their numbering).
+    #[pyo3(signature = (format = "gbnf", *, heading_level = 2, think_lines = None, max_items = None, max_rows = None, report = false))]
+    #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
+    fn grammar<'py>(
+        &self,
+        py: Python<'py>,
+        format: &str,
+        heading_level: u8,
+        think_lines: Option<u32>,
+        max_items: Option<u32>,
+        max_rows: Option<u32>,
+        report: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = flexmd_constrain::SpecGrammarOptions {
+            heading_level,
+            think_lines,
+            max_items,
+            max_rows,
+        };
+        let grammar = constrain::spec_grammar(py, &self.spec, format, options)?;
+        if report {
+            Ok(grammar)
+        } else {
+            grammar.get_item("grammar")
+        }
     }
 
     /// The text to put in a prompt: the canonical block and the rules it needs.
@@ -1651,6 +1685,9 @@ fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema_names, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(forge_tools_for, m)?)?;
+    m.add_function(wrap_pyfunction!(constrain::export_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(constrain::schema_grammar, m)?)?;
+    m.add_function(wrap_pyfunction!(constrain::validate_from, m)?)?;
     m.add_class::<Spec>()?;
     m.add_class::<AskSession>()?;
     m.add_class::<PyArtifact>()?;

@@ -207,6 +207,16 @@ impl RecordValidator {
     /// [`Registry::validate_text`]): positions are in `text`.
     #[must_use]
     pub fn validate_text(&self, text: &str) -> Outcome {
+        self.validate_text_mapped(text, |value| value)
+    }
+
+    /// As [`RecordValidator::validate_text`], with the value found passed
+    /// through `map` before it is validated: a caller that reads the answer
+    /// in another shape first (a provider's strict-mode answer, mapped back
+    /// to the original schema) keeps the repair warnings and the positions
+    /// in `text`. `map` must not move values to other paths.
+    #[must_use]
+    pub fn validate_text_mapped(&self, text: &str, map: impl FnOnce(Value) -> Value) -> Outcome {
         let Some(found) = find_json(text) else {
             return Outcome::failure("No JSON value found in the text".to_owned(), "no_json");
         };
@@ -224,7 +234,7 @@ impl RecordValidator {
                 "too_large",
             );
         }
-        let outcome = self.transform(Cow::Owned(found.value));
+        let outcome = self.transform(Cow::Owned(map(found.value)));
         let nothing_to_place = outcome.errors.is_empty()
             && found.repairs.is_empty()
             && found.method != JsonMethod::Json5

@@ -16,6 +16,8 @@
 mod api;
 #[cfg(feature = "artifacts")]
 mod artifacts;
+#[cfg(feature = "schema")]
+mod constrain;
 #[cfg(target_arch = "wasm32")]
 mod growth;
 #[cfg(feature = "schema")]
@@ -237,6 +239,25 @@ impl SchemaValidatorHandle {
     pub fn find_json_as(&self, text: &str, schema: &str, options: &str) -> String {
         envelope(self.0.find_json_as(text, schema, options))
     }
+
+    /// The request fragment that makes a provider constrain its answer.
+    #[wasm_bindgen(js_name = exportSchema)]
+    pub fn export_schema(&self, schema: &str, provider: &str, options: &str) -> String {
+        envelope(self.0.export_schema(schema, provider, options))
+    }
+
+    /// A grammar for a schema, with what it leaves to validation.
+    pub fn grammar(&self, schema: &str, options: &str) -> String {
+        envelope(self.0.grammar(schema, options))
+    }
+}
+
+/// A grammar for the answers a spec accepts, with what it leaves to
+/// validation.
+#[cfg(feature = "schema")]
+#[wasm_bindgen(js_name = specGrammar)]
+pub fn spec_grammar(spec: &str, options: &str) -> String {
+    envelope(constrain::spec_grammar(spec, options))
 }
 
 /// A retry session of the package's `ask`.

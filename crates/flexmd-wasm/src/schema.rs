@@ -40,6 +40,9 @@ struct TextArgs {
     strict: bool,
     /// Add a `hints` list: each error with what to do about it.
     hints: bool,
+    /// The text is this provider's answer to the schema `exportSchema`
+    /// made: read it back in the schema's shape first (`nullsRemoved`).
+    from_provider: Option<String>,
 }
 
 impl Default for TextArgs {
@@ -50,6 +53,7 @@ impl Default for TextArgs {
             apply_defaults: settings.apply_defaults,
             strict: false,
             hints: false,
+            from_provider: None,
         }
     }
 }
@@ -95,7 +99,7 @@ impl SchemaValidator {
     }
 
     /// A schema given as JSON text of its name (a string) or of the schema.
-    fn schema(&self, schema: &str) -> Result<Value, BindingError> {
+    pub(crate) fn schema(&self, schema: &str) -> Result<Value, BindingError> {
         match from_json::<Value>("schema", schema)? {
             Value::String(name) => self.registry.get(&name).cloned().ok_or_else(|| {
                 schema_error(&flexmd_schema::SchemaError::NotFound {
@@ -145,15 +149,29 @@ impl SchemaValidator {
             coerce: args.coerce,
             apply_defaults: args.apply_defaults,
         };
-        let mut outcome = self
-            .registry
-            .validate_text(text, &schema, options)
-            .map_err(|e| schema_error(&e))?;
+        let mut nulls_removed = None;
+        let mut outcome = match args.from_provider.as_deref() {
+            Some(provider) => {
+                crate::constrain::provider(provider)?;
+                let checked =
+                    flexmd_constrain::validate_text_from(&self.registry, &schema, text, options)
+                        .map_err(|e| schema_error(&e))?;
+                nulls_removed = Some(checked.nulls_removed);
+                checked.outcome
+            }
+            None => self
+                .registry
+                .validate_text(text, &schema, options)
+                .map_err(|e| schema_error(&e))?,
+        };
         if args.strict {
             outcome = outcome.into_strict();
         }
         columns_to_utf16(&mut outcome, text);
         let mut report = to_value(&outcome)?;
+        if let (Some(removed), Some(map)) = (nulls_removed, report.as_object_mut()) {
+            map.insert("nullsRemoved".to_owned(), to_value(&removed)?);
+        }
         if args.hints
             && let Some(map) = report.as_object_mut()
         {

@@ -34,6 +34,14 @@ export class ArtifactError extends FlexmdError {}
 export class ValidationError extends FlexmdError {}
 
 /**
+ * A schema or spec that a provider or grammar dialect cannot take (a
+ * schema that refers to itself where there is no recursion, a provider's
+ * limit exceeded), or an unknown provider or format; the message names the
+ * place and the limit.
+ */
+export class ConstrainError extends FlexmdError {}
+
+/**
  * Data nested deeper than flexmd reads (128 levels, where JSON parsers stop
  * too): a `RangeError`, as JavaScript's own for too deep a recursion, with
  * `code` `nesting`.

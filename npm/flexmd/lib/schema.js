@@ -2,7 +2,7 @@
 // leaves JSON Schema validation out: its Unicode tables are most of the
 // module's size).
 import { module as wasm } from "./wasm.js";
-import { call, count, json, kindOf, options, text, toJson } from "./call.js";
+import { call, count, json, kindOf, options, spec, text, toJson } from "./call.js";
 import { raise } from "./thrown.js";
 
 // A schema argument: a registered schema's name, or a schema object.
@@ -11,6 +11,14 @@ function schemaArg(value) {
     throw new TypeError(`schema must be a schema's name or a JSON Schema object, not ${kindOf(value)}`);
   }
   return typeof value === "string" ? toJson("schema", text("schema", value)) : toJson("schema", value);
+}
+
+// Options with `report` taken out (the module returns the report; the
+// package returns its text unless asked): [report, the rest as JSON].
+function reportOption(opts) {
+  options(opts);
+  const { report, ...rest } = opts ?? {};
+  return [Boolean(report), options(rest)];
 }
 
 /**
@@ -68,6 +76,21 @@ export class SchemaValidator {
       options(opts),
     );
   }
+
+  exportSchema(schema, provider, opts) {
+    return call(
+      (s, p, o) => this.#handle.exportSchema(s, p, o),
+      schemaArg(schema),
+      text("provider", provider),
+      options(opts),
+    );
+  }
+
+  grammar(schema, opts) {
+    const [report, rest] = reportOption(opts);
+    const result = call((s, o) => this.#handle.grammar(s, o), schemaArg(schema), rest);
+    return report ? result : result.grammar;
+  }
 }
 
 let shared;
@@ -87,6 +110,38 @@ export function findJsonAs(input, schema, opts) {
   return getValidator().findJsonAs(input, schema, opts);
 }
 
+/**
+ * The request fragment that makes `provider` (`"openai"`, `"openai-tool"`,
+ * `"anthropic"`, `"anthropic-tool"`, `"gemini"`) constrain its answer to
+ * `schema`: `flexmd schema export --for PROVIDER --json`. Validate the
+ * answer with `validateText(answer, schema, { fromProvider })` to check
+ * what the provider did not enforce.
+ */
+export function exportSchema(schema, provider, opts) {
+  return getValidator().exportSchema(schema, provider, opts);
+}
+
+/**
+ * A grammar that holds a local model to `schema` while it writes: the
+ * text `flexmd grammar --schema S --format F` prints (`format`: `"gbnf"`,
+ * `"lark"`, `"ebnf"` or `"regex"`), or with `report: true` the object
+ * `--json` prints, with what the grammar leaves to validation.
+ */
+export function grammar(schema, opts) {
+  return getValidator().grammar(schema, opts);
+}
+
+/**
+ * A grammar that admits the answers a spec (Markdown block or object)
+ * accepts in its canonical layout: `flexmd grammar --spec S` with
+ * `format`, `headingLevel`, `thinkLines`, `maxItems`, `maxRows`; with
+ * `report: true` the object `--json` prints.
+ */
+export function specGrammar(ofs, opts) {
+  const [report, rest] = reportOption(opts);
+  const result = call(wasm.specGrammar, spec(ofs), rest);
+  return report ? result : result.grammar;
+}
 
 // The text of a model's reply: a string; null or undefined is an empty
 // answer (asked again with a hint); an OpenAI Responses or Chat Completions

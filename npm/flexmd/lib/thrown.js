@@ -3,6 +3,7 @@
 import {
   ArgumentError,
   ArtifactError,
+  ConstrainError,
   FlexmdError,
   NestingError,
   SchemaError,
@@ -19,6 +20,7 @@ const ERRORS = {
   ArtifactError,
   ValidationError,
   NestingError,
+  ConstrainError,
 };
 
 /** The error an envelope's `error` describes. */

@@ -193,3 +193,23 @@ function explain(error: unknown): string {
 const promptText: string = prompt("- Summary — prose\n");
 const schemaOfSpec: Record<string, unknown> = jsonSchema("- Summary — prose\n");
 console.log(explain(new Error("x")), promptText, schemaOfSpec);
+
+// Shaping the answer while it is written: provider schemas, grammars, the way back.
+import {
+  type GrammarReport,
+  type SchemaExport,
+  ConstrainError,
+  exportSchema,
+  grammar,
+  specGrammar,
+} from "flexmd";
+
+const exported: SchemaExport = exportSchema("review", "openai", { name: "review" });
+const unenforced: string[] = exported.changes.filter((c) => c.action === "unenforced").map((c) => c.pointer);
+const gbnf: string = grammar("review", { format: "gbnf" });
+const larkReport: GrammarReport = grammar({ type: "string" }, { format: "lark", report: true });
+const sections: string = specGrammar("- Summary — prose\n", { headingLevel: 3, thinkLines: 20, maxRows: 5 });
+const back: ValidationResult = validator.validateText("{}", "review", { fromProvider: "openai" });
+const removed: string[] = back.nullsRemoved ?? [];
+const why = (error: unknown): string => (error instanceof ConstrainError ? error.message : "");
+console.log(unenforced, gbnf, larkReport.coverage.length, sections, removed, why(null));

@@ -120,7 +120,9 @@ impl<'a> JsonRules<'a> {
         self.nodes += 1;
         if self.nodes > MAX_EXPORTED_NODES {
             return Err(ConstrainError::TooLarge {
+                what: "the grammar",
                 max: MAX_EXPORTED_NODES,
+                unit: "subschemas",
             });
         }
         let map = match schema {

@@ -12,6 +12,15 @@ use crate::error::ConstrainError;
 /// its size.
 pub const MAX_REGEX_CHARS: usize = 1 << 20;
 
+/// A regex past [`MAX_REGEX_CHARS`].
+fn regex_too_large() -> ConstrainError {
+    ConstrainError::TooLarge {
+        what: "the regex",
+        max: MAX_REGEX_CHARS,
+        unit: "characters",
+    }
+}
+
 /// The rules as text in `format`.
 pub(crate) fn render(rules: &Rules, format: GrammarFormat) -> Result<String, ConstrainError> {
     match format {
@@ -423,9 +432,7 @@ impl<'a> Inliner<'a> {
             .unwrap_or(Expr::Seq(Vec::new()));
         let text = self.expr(&body, 0)?;
         if text.len() > MAX_REGEX_CHARS {
-            return Err(ConstrainError::TooLarge {
-                max: MAX_REGEX_CHARS,
-            });
+            return Err(regex_too_large());
         }
         self.cache.insert(id, text.clone());
         Ok(text)
@@ -455,9 +462,7 @@ impl<'a> Inliner<'a> {
                 for item in items {
                     text.push_str(&self.expr(item, 2)?);
                     if text.len() > MAX_REGEX_CHARS {
-                        return Err(ConstrainError::TooLarge {
-                            max: MAX_REGEX_CHARS,
-                        });
+                        return Err(regex_too_large());
                     }
                 }
                 if parent >= 3 {

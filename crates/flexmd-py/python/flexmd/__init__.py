@@ -20,6 +20,7 @@ from typing import Any, AsyncIterator, Callable, Dict, Iterator, List, Optional,
 from . import _flexmd
 from ._errors import (
     ArtifactError,
+    ConstrainError,
     FlexmdError,
     JSONNotFound,
     JSONTooLarge,
@@ -56,6 +57,7 @@ from ._flexmd import (
 __all__ = [
     "Artifact",
     "ArtifactError",
+    "ConstrainError",
     "FlexmdError",
     "JSONNotFound",
     "JSONTooLarge",
@@ -76,9 +78,11 @@ __all__ = [
     "ask_async",
     "aread_stream",
     "detect_objects",
+    "export_schema",
     "find_json",
     "find_json_as",
     "forge_tools",
+    "grammar",
     "hints",
     "loads",
     "outline",
@@ -156,6 +160,7 @@ def validate(
     report: bool = False,
     hints: bool = False,
     registry: Optional[Registry] = None,
+    from_provider: Optional[str] = None,
 ) -> Any:
     """Validate ``data`` against ``schema`` and return the valid data.
 
@@ -176,15 +181,30 @@ def validate(
     ``hints`` with ``hints=True``), as ``flexmd schema validate --json``
     prints it, and raises nothing for invalid data.
 
+    ``from_provider`` (``"openai"``, ``"openai-tool"``, ``"anthropic"``,
+    ``"anthropic-tool"``, ``"gemini"``) says the data is a provider's answer
+    to the schema :func:`export_schema` made: it is read back in the
+    schema's shape first (the nulls OpenAI sends for omitted optional
+    properties removed; the report lists them in ``nullsRemoved``), so every
+    constraint the provider did not enforce is checked, as ``flexmd schema
+    validate --from`` does.
+
     >>> validate('Sure: {"n": "3"}', {"type": "object", "properties": {"n": {"type": "integer"}}})
     {'n': 3}
     """
     model = _model_class(schema)
     if model is not None and isinstance(data, model):
         data = data.model_dump(mode="json")
-    outcome = _flexmd.validate_report(
-        data, _schema_json(schema), coerce, defaults, strict, hints, registry
-    )
+    if from_provider is not None:
+        outcome = _flexmd.validate_from(
+            data, _schema_json(schema), from_provider, coerce, defaults, strict, registry
+        )
+        if hints:
+            outcome["hints"] = _hints(outcome["errors"], _schema_json(schema), registry)
+    else:
+        outcome = _flexmd.validate_report(
+            data, _schema_json(schema), coerce, defaults, strict, hints, registry
+        )
     if report:
         return outcome
     if not outcome["valid"]:
@@ -194,6 +214,81 @@ def validate(
         )
     value = outcome["data"]
     return _as_model(model, value) if model is not None else value
+
+
+def _schema_name(schema: Any, name: Optional[str]) -> str:
+    """The name a request gives the schema: ``name``, a predefined schema's
+    name, a Pydantic model's class name, the schema's ``title``, else
+    ``response``."""
+    if name is not None:
+        return name
+    if isinstance(schema, str):
+        return schema
+    model = _model_class(schema)
+    if model is not None:
+        return model.__name__
+    if isinstance(schema, dict) and isinstance(schema.get("title"), str):
+        return schema["title"]
+    return "response"
+
+
+def export_schema(
+    schema: Any,
+    provider: str,
+    *,
+    name: Optional[str] = None,
+    registry: Optional[Registry] = None,
+) -> Dict[str, Any]:
+    """The request fragment that makes ``provider`` constrain its answer to
+    ``schema`` (a JSON Schema dict, a predefined schema's name or a Pydantic
+    model class), as ``flexmd schema export --for PROVIDER --json`` prints
+    it: ``request`` (merge it into the request body: ``response_format``
+    for ``"openai"``, a forced strict tool for ``"openai-tool"`` and
+    ``"anthropic-tool"``, ``output_config`` for ``"anthropic"``,
+    ``generationConfig`` for ``"gemini"``), ``schema`` (the rewritten
+    schema), and ``changes`` — each ``{pointer, rule, action, keyword,
+    detail}`` with ``action`` ``rewritten``, ``dropped`` or ``unenforced``.
+    Validate the answer with ``validate(answer, schema,
+    from_provider=provider)`` to check what the provider did not enforce.
+
+    Raises :class:`ConstrainError` when the provider cannot take the schema
+    (its documented limits, recursion for Anthropic, a free-form map, a root
+    that is not an object), naming the place.
+
+    >>> fragment = export_schema({"type": "object", "properties": {"n": {"type": "integer"}}}, "openai", name="count")
+    >>> fragment["request"]["response_format"]["json_schema"]["schema"]["properties"]["n"]
+    {'type': ['integer', 'null']}
+    """
+    return _flexmd.export_schema(
+        _schema_json(schema), provider, _schema_name(schema, name), registry
+    )
+
+
+def grammar(
+    schema: Any,
+    format: str = "gbnf",
+    *,
+    report: bool = False,
+    registry: Optional[Registry] = None,
+) -> Any:
+    """A grammar that holds a local model to ``schema`` (a JSON Schema dict,
+    a predefined schema's name or a Pydantic model class) while it writes,
+    in ``format``: ``"gbnf"`` (llama.cpp), ``"lark"`` (llguidance: vLLM,
+    SGLang), ``"ebnf"`` (XGrammar) or ``"regex"`` (Outlines). Returns the
+    grammar text, or with ``report=True`` the dict ``flexmd grammar --json``
+    prints: ``format``, ``grammar``, ``rules`` and ``coverage`` (per place,
+    what the grammar ``enforced`` and what it left ``unenforced`` — validate
+    the answer to check those). For an Output Format Spec, see
+    :meth:`Spec.grammar`.
+
+    Raises :class:`ConstrainError` when the dialect cannot express the
+    schema (recursion in ``"regex"``), naming the place.
+
+    >>> print(grammar({"enum": ["yes", "no"]}), end="")
+    root ::= "\"yes\"" | "\"no\""
+    """
+    result = _flexmd.schema_grammar(_schema_json(schema), format, registry)
+    return result if report else result["grammar"]
 
 
 def loads(

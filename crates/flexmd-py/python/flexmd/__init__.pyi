@@ -34,6 +34,7 @@ from typing import (
 
 from ._errors import (
     ArtifactError as ArtifactError,
+    ConstrainError as ConstrainError,
     FlexmdError as FlexmdError,
     JSONNotFound as JSONNotFound,
     JSONTooLarge as JSONTooLarge,
@@ -190,6 +191,44 @@ class Spec:
         """The rules alone, without the block (flex-md's
         ``enrichInstructions``): for a prompt that shows the block its own
         way. :meth:`prompt` is the block followed by these."""
+    @overload
+    def grammar(
+        self,
+        format: "GrammarFormat" = "gbnf",
+        *,
+        heading_level: int = 2,
+        think_lines: Optional[int] = None,
+        max_items: Optional[int] = None,
+        max_rows: Optional[int] = None,
+        report: Literal[False] = False,
+    ) -> str: ...
+    @overload
+    def grammar(
+        self,
+        format: "GrammarFormat" = "gbnf",
+        *,
+        heading_level: int = 2,
+        think_lines: Optional[int] = None,
+        max_items: Optional[int] = None,
+        max_rows: Optional[int] = None,
+        report: Literal[True],
+    ) -> Dict[str, Any]: ...
+    def grammar(
+        self,
+        format: "GrammarFormat" = "gbnf",
+        *,
+        heading_level: int = 2,
+        think_lines: Optional[int] = None,
+        max_items: Optional[int] = None,
+        max_rows: Optional[int] = None,
+        report: bool = False,
+    ) -> Any:
+        """A grammar for the answers this spec asks for, in one canonical
+        layout ``flexmd validate --strict`` accepts (sections in the spec's
+        order, headings of ``heading_level``); ``think_lines`` allows a
+        leading ``<think>`` block of at most that many lines; ``max_items``
+        and ``max_rows`` bound lists and tables and then enforce their
+        numbering. The same text as ``flexmd grammar --spec``."""
     def render(self) -> str:
         """The canonical Markdown block (``flexmd ofs render``)."""
     def to_dict(self) -> Dict[str, Any]:
@@ -288,6 +327,60 @@ class StreamingJson:
 
 # ---- schemas -------------------------------------------------------------------
 
+Provider = Literal["openai", "openai-tool", "anthropic", "anthropic-tool", "gemini"]
+"""A provider's structured-output mode (``-tool``: a strict tool the request
+forces)."""
+
+GrammarFormat = Literal["lark", "gbnf", "ebnf", "regex"]
+"""A grammar dialect: llguidance's Lark, llama.cpp's GBNF, XGrammar's EBNF,
+or one regex (Outlines)."""
+
+def export_schema(
+    schema: Any,
+    provider: Provider,
+    *,
+    name: Optional[str] = None,
+    registry: Optional["Registry"] = None,
+) -> Dict[str, Any]:
+    """The request fragment that makes ``provider`` constrain its answer to
+    ``schema`` (a dict, a predefined schema's name or a Pydantic model
+    class), as ``flexmd schema export --for PROVIDER --json`` prints it:
+    ``provider``, ``name``, ``request`` (merge it into the request body),
+    ``schema`` and ``changes`` (each ``{pointer, rule, action, keyword,
+    detail}``, ``action`` one of ``rewritten``, ``dropped``,
+    ``unenforced``). Check the answer with ``validate(answer, schema,
+    from_provider=provider)``. Raises :class:`ConstrainError` when the
+    provider cannot take the schema, naming the place or the limit."""
+
+@overload
+def grammar(
+    schema: Any,
+    format: GrammarFormat = "gbnf",
+    *,
+    report: Literal[False] = False,
+    registry: Optional["Registry"] = None,
+) -> str: ...
+@overload
+def grammar(
+    schema: Any,
+    format: GrammarFormat = "gbnf",
+    *,
+    report: Literal[True],
+    registry: Optional["Registry"] = None,
+) -> Dict[str, Any]: ...
+def grammar(
+    schema: Any,
+    format: GrammarFormat = "gbnf",
+    *,
+    report: bool = False,
+    registry: Optional["Registry"] = None,
+) -> Any:
+    """A grammar that holds a local model to ``schema`` while it writes, in
+    ``format``; with ``report=True`` the dict ``flexmd grammar --json``
+    prints (``format``, ``grammar``, ``rules``, ``coverage``: per place, what
+    is ``enforced`` and what is left ``unenforced`` to validation). Raises
+    :class:`ConstrainError` when the dialect cannot express the schema."""
+
 @overload
 def validate(
     data: Any,
@@ -299,6 +392,7 @@ def validate(
     report: Literal[False] = False,
     hints: bool = False,
     registry: Optional["Registry"] = None,
+    from_provider: Optional[Provider] = None,
 ) -> Model: ...
 @overload
 def validate(
@@ -311,6 +405,7 @@ def validate(
     report: Literal[False] = False,
     hints: bool = False,
     registry: Optional["Registry"] = None,
+    from_provider: Optional[Provider] = None,
 ) -> JSON: ...
 @overload
 def validate(
@@ -323,6 +418,7 @@ def validate(
     report: Literal[True],
     hints: bool = False,
     registry: Optional["Registry"] = None,
+    from_provider: Optional[Provider] = None,
 ) -> Dict[str, Any]: ...
 def validate(
     data: Any,
@@ -334,6 +430,7 @@ def validate(
     report: bool = False,
     hints: bool = False,
     registry: Optional["Registry"] = None,
+    from_provider: Optional[Provider] = None,
 ) -> Any:
     """Validate ``data`` against ``schema`` and return the valid data.
 

@@ -37,6 +37,13 @@ class SchemaError(FlexmdError, ValueError):
     """The schema is unknown by that name, or it does not compile."""
 
 
+class ConstrainError(FlexmdError, ValueError):
+    """The schema (or spec) cannot be written for that provider or grammar
+    dialect: a documented limit it passes, recursion the dialect lacks, a
+    construct it cannot express. The message names the place (a JSON
+    Pointer) and the limit."""
+
+
 class ArtifactError(FlexmdError, ValueError):
     """The content is not the kind it was opened as (JSON that is not
     JSON, Markdown past the limits), or the query needs another kind."""
