@@ -136,6 +136,22 @@ fn hand_written_ten() -> String {
     grammar
 }
 
+/// A grammar written by hand for the `review` schema's compact JSON: the
+/// properties in the schema's order, the optional ones maybe, the enums
+/// as alternatives, strings and numbers as JSON's own terminals.
+const HAND_WRITTEN_REVIEW: &str = r#"start: "{\"approved\":" BOOL ",\"issues\":" issues ",\"summary\":" summary ",\"recommendation\":" REC "}"
+issues: "[" (issue ("," issue)*)? "]"
+issue: "{\"severity\":" SEV ",\"type\":" KIND ",\"file\":" STRING (",\"line\":" NUMBER)? ",\"message\":" STRING (",\"suggestion\":" STRING)? (",\"autoFixable\":" BOOL)? "}"
+summary: "{\"critical\":" INT ",\"high\":" INT ",\"medium\":" INT ",\"low\":" INT ",\"info\":" INT "}"
+BOOL: "true" | "false"
+SEV: "\"critical\"" | "\"high\"" | "\"medium\"" | "\"low\"" | "\"info\""
+KIND: "\"bug\"" | "\"security\"" | "\"performance\"" | "\"style\"" | "\"maintainability\""
+REC: "\"approve\"" | "\"request_changes\"" | "\"needs_discussion\""
+STRING: /"([^"\\\x00-\x1f]|\\["\\\/bfnrt]|\\u[0-9a-fA-F]{4})*"/
+NUMBER: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/
+INT: /0|[1-9][0-9]*/
+"#;
+
 /// A valid answer to the 10-section fixture (`flexmd validate --strict`
 /// accepts it).
 const TEN_ANSWER: &str = "## Summary
@@ -298,7 +314,14 @@ fn main() -> Result<(), Failure> {
         let ours =
             TopLevelGrammar::from_lark(schema_grammar(&schema, GrammarFormat::Lark)?.grammar);
         let theirs = TopLevelGrammar::from_json_schema(schema.clone());
-        for (grammar, by) in [(&ours, "flexmd"), (&theirs, "llguidance json")] {
+        let mut peers = vec![(ours, "flexmd"), (theirs, "llguidance json")];
+        if name == "review" {
+            peers.push((
+                TopLevelGrammar::from_lark(HAND_WRITTEN_REVIEW.to_owned()),
+                "hand-written",
+            ));
+        }
+        for (grammar, by) in &peers {
             let (seconds, tokens, accepted) = mask_time(&factory, &env, grammar, &text, runs)?;
             println!(
                 "{}",

@@ -50,8 +50,9 @@ mod report;
 
 pub use error::ConstrainError;
 pub use grammar::{
-    Coverage, Grammar, GrammarFormat, MAX_BOUND, MAX_REGEX_CHARS, MAX_SPEC_BOUND, REGEX_ANY_DEPTH,
-    SpecGrammarOptions, THINK_LINE_CHARS, UnknownFormat, schema_grammar, spec_grammar,
+    Coverage, Grammar, GrammarFormat, MAX_BOUND, MAX_REGEX_CHARS, MAX_REGEX_NESTING,
+    MAX_SPEC_BOUND, REGEX_ANY_DEPTH, SpecGrammarOptions, THINK_LINE_CHARS, UnknownFormat,
+    schema_grammar, spec_grammar,
 };
 pub use mapback::{
     MappedBack, ValidatedFrom, from_provider, to_provider, validate_from, validate_text_from,

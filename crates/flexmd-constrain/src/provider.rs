@@ -173,6 +173,7 @@ impl Export {
 /// assert_eq!(export.unenforced().count(), 1);
 /// ```
 pub fn export(schema: &Value, provider: Provider, name: &str) -> Result<Export, ConstrainError> {
+    check_schema(schema)?;
     let mut converter = Converter {
         provider,
         family: provider.family(),
@@ -474,6 +475,22 @@ impl Converter<'_> {
         }
     }
 
+    /// Each schema of a list keyword (`anyOf`, `prefixItems`, …) at
+    /// `pointer` converted; anything but an array is not a schema list.
+    fn convert_list(&mut self, list: &Value, pointer: &str) -> Result<Vec<Value>, ConstrainError> {
+        let Some(items) = list.as_array() else {
+            return Err(ConstrainError::NotASchema {
+                pointer: pointer.to_owned(),
+                found: kind_of(list).to_owned(),
+            });
+        };
+        let mut converted = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            converted.push(self.convert(item, &format!("{pointer}/{i}"))?);
+        }
+        Ok(converted)
+    }
+
     fn convert(&mut self, node: &Value, pointer: &str) -> Result<Value, ConstrainError> {
         self.nodes += 1;
         if self.nodes > MAX_EXPORTED_NODES {
@@ -657,22 +674,14 @@ impl Converter<'_> {
         let is_object = type_includes(map, "object") || map.contains_key("properties");
 
         if let Some(ty) = map.get("type") {
+            check_type(ty, pointer)?;
             out.insert("type".to_owned(), ty.clone());
         }
         for keyword in ["anyOf", "oneOf"] {
             let Some(branches) = map.get(keyword) else {
                 continue;
             };
-            let Some(branches) = branches.as_array() else {
-                return Err(ConstrainError::NotASchema {
-                    pointer: format!("{pointer}/{keyword}"),
-                    found: kind_of(branches).to_owned(),
-                });
-            };
-            let mut converted = Vec::with_capacity(branches.len());
-            for (i, branch) in branches.iter().enumerate() {
-                converted.push(self.convert(branch, &format!("{pointer}/{keyword}/{i}"))?);
-            }
+            let converted = self.convert_list(branches, &format!("{pointer}/{keyword}"))?;
             if keyword == "oneOf" {
                 self.report(
                     pointer,
@@ -969,16 +978,7 @@ impl Converter<'_> {
                 );
                 return Ok(());
             }
-            let Some(prefix) = prefix.as_array() else {
-                return Err(ConstrainError::NotASchema {
-                    pointer: format!("{pointer}/prefixItems"),
-                    found: kind_of(prefix).to_owned(),
-                });
-            };
-            let mut converted = Vec::with_capacity(prefix.len());
-            for (i, item) in prefix.iter().enumerate() {
-                converted.push(self.convert(item, &format!("{pointer}/prefixItems/{i}"))?);
-            }
+            let converted = self.convert_list(prefix, &format!("{pointer}/prefixItems"))?;
             out.insert("prefixItems".to_owned(), Value::Array(converted));
         }
         Ok(())
@@ -1153,6 +1153,73 @@ fn short(value: &Value) -> String {
     let mut cut: String = text.chars().take(57).collect();
     cut.push_str("...");
     cut
+}
+
+/// Checks `schema` against its draft's meta-schema: a keyword with a value
+/// of the wrong shape (`"required": [{…}]`, `"type": "obect"`) is not a
+/// schema, refused at its place rather than passed on to a provider or a
+/// grammar.
+pub(crate) fn check_schema(schema: &Value) -> Result<(), ConstrainError> {
+    // A `$schema` of no known draft (a custom meta-schema) cannot be fetched
+    // here: the schema is read as draft 2020-12, as the rest of the crate
+    // reads it.
+    let custom = schema
+        .get("$schema")
+        .and_then(Value::as_str)
+        .is_some_and(|uri| !uri.contains("json-schema.org/"));
+    let stripped;
+    let checked = if custom {
+        let mut copy = schema.clone();
+        if let Some(map) = copy.as_object_mut() {
+            map.remove("$schema");
+        }
+        stripped = copy;
+        &stripped
+    } else {
+        schema
+    };
+    let Err(error) = jsonschema::meta::validate(checked) else {
+        return Ok(());
+    };
+    let pointer = error.instance_path().as_str();
+    // A bad `type` gets the names it may hold, not the meta-schema's `anyOf`.
+    if let (Some(parent), Some(ty)) = (pointer.strip_suffix("/type"), schema.pointer(pointer)) {
+        check_type(ty, parent)?;
+    }
+    Err(ConstrainError::NotASchema {
+        pointer: pointer.to_owned(),
+        found: error.to_string(),
+    })
+}
+
+/// The names `type` may hold.
+const TYPE_NAMES: [&str; 7] = [
+    "null", "boolean", "object", "array", "number", "string", "integer",
+];
+
+/// Checks a schema's `type` (at `pointer`): one type name, or an array of
+/// them. Anything else is not a schema, and would be passed on broken.
+pub(crate) fn check_type(ty: &Value, pointer: &str) -> Result<(), ConstrainError> {
+    let name_ok = |v: &Value| v.as_str().is_some_and(|t| TYPE_NAMES.contains(&t));
+    let ok = match ty {
+        Value::String(_) => name_ok(ty),
+        Value::Array(names) => !names.is_empty() && names.iter().all(name_ok),
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(ConstrainError::NotASchema {
+        pointer: format!("{pointer}/type"),
+        found: format!(
+            "{} where a type name ({}) or an array of them is expected",
+            match ty {
+                Value::String(t) => format!("`{t}`"),
+                other => kind_of(other).to_owned(),
+            },
+            TYPE_NAMES.join(", ")
+        ),
+    })
 }
 
 /// `a string`, `an array`, … for an error.

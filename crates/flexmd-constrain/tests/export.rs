@@ -1,6 +1,8 @@
 //! Exports of realistic schemas (Pydantic's output, recursion, unions,
 //! maps) for every provider, against the expected files beside them.
 
+mod common;
+
 use std::path::Path;
 
 use flexmd_constrain::{Action, ConstrainError, Provider, Rule, export};
@@ -153,20 +155,7 @@ fn limits_are_errors_that_name_them() {
 
 #[test]
 fn copying_references_is_bounded() {
-    // Each level refers to the next twice: 2^40 copies if nothing stopped it.
-    let mut defs = Map::new();
-    for i in 0..40 {
-        defs.insert(
-            format!("l{i}"),
-            json!({"type": "object", "properties": {
-                "a": {"$ref": format!("#/$defs/l{}", i + 1)},
-                "b": {"$ref": format!("#/$defs/l{}", i + 1)}
-            }}),
-        );
-    }
-    defs.insert("l40".to_owned(), json!({"type": "string"}));
-    let schema =
-        json!({"$defs": defs, "type": "object", "properties": {"x": {"$ref": "#/$defs/l0"}}});
+    let schema = common::doubling_references();
     assert_eq!(
         export(&schema, Provider::Gemini, "big").map(|_| ()),
         Err(ConstrainError::TooLarge {
@@ -208,4 +197,55 @@ fn every_change_names_its_place_once() {
             || matches!(c.rule, Rule::AnnotationDropped | Rule::DefaultDropped)),
         "only annotations and defaults are dropped"
     );
+}
+
+/// A `type` that names no JSON type, or any keyword of the wrong shape, is
+/// not a schema: refused at its place, never passed on to the provider or
+/// into a grammar (found by the fuzzer: `"type": "object\": \"object"` and
+/// `"required": [{…}]` went to Gemini as they were).
+#[test]
+fn a_type_that_names_no_type_is_refused_at_its_place() {
+    let schema = json!({"type": "object", "properties": {
+        "a": {"type": "object\": \"object", "additionalProperties": {"type": "integer"}},
+        "b": {"type": ["string", 3]},
+        "c": {"type": []}
+    }});
+    let expected = ConstrainError::NotASchema {
+        pointer: "/properties/a/type".to_owned(),
+        found: "`object\": \"object` where a type name (null, boolean, object, array, number, string, integer) or an array of them is expected".to_owned(),
+    };
+    for provider in Provider::ALL {
+        assert_eq!(
+            export(&schema, provider, "bad").map(|_| ()),
+            Err(expected.clone()),
+            "{provider}"
+        );
+    }
+    assert_eq!(
+        flexmd_constrain::schema_grammar(&schema, flexmd_constrain::GrammarFormat::Lark)
+            .map(|_| ()),
+        Err(expected)
+    );
+    // Any keyword of the wrong shape, checked against the meta-schema.
+    let required = json!({"type": "object", "required": [{"r": 1}]});
+    assert_eq!(
+        export(&required, Provider::Gemini, "bad").map(|_| ()),
+        Err(ConstrainError::NotASchema {
+            pointer: "/required/0".to_owned(),
+            found: "{\"r\":1} is not of type \"string\"".to_owned(),
+        })
+    );
+    for (property, found) in [("b", "an array"), ("c", "an array")] {
+        let one =
+            json!({"type": "object", "properties": {property: schema["properties"][property]}});
+        let error = export(&one, Provider::OpenAi, "bad")
+            .map(|_| ())
+            .map_err(|e| e.to_string());
+        assert_eq!(
+            error,
+            Err(format!(
+                "not a schema at `/properties/{property}/type`: {found} where a type name (null, boolean, object, array, number, string, integer) or an array of them is expected"
+            ))
+        );
+    }
 }

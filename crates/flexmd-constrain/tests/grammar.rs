@@ -182,22 +182,11 @@ proptest! {
 
 /// References that double at each level (40 levels: 2^40 copies if
 /// inlined) stay one rule each in the rule dialects, and are refused by
-/// name in a regex, which has to copy them; 200 000 properties pass the
+/// name in a regex, which has to copy them (too deep, or too long); 200 000 properties pass the
 /// bound on subschemas and are refused, not written.
 #[test]
 fn huge_schemas_are_bounded_not_hung() {
-    let mut defs = serde_json::Map::new();
-    for i in 0..40 {
-        defs.insert(
-            format!("l{i}"),
-            json!({"type": "object", "properties": {
-                "a": {"$ref": format!("#/$defs/l{}", i + 1)},
-                "b": {"$ref": format!("#/$defs/l{}", i + 1)}
-            }, "required": ["a", "b"]}),
-        );
-    }
-    defs.insert("l40".to_owned(), json!({"type": "string"}));
-    let doubling = json!({"$defs": defs, "$ref": "#/$defs/l0"});
+    let doubling = common::doubling_references();
     for format in [
         GrammarFormat::Lark,
         GrammarFormat::Gbnf,
@@ -210,7 +199,21 @@ fn huge_schemas_are_bounded_not_hung() {
             .unwrap_or(usize::MAX);
         assert!(size < 20_000, "{format}: {size} bytes");
     }
+    // 40 levels nest deeper than a regex may; 12 do not, but their copies
+    // pass the size bound.
     let regex = schema_grammar(&doubling, GrammarFormat::Regex).map(|g| g.grammar.len());
+    assert_eq!(
+        regex.map_err(|e| e.to_string()),
+        Err(format!(
+            "the regex would have more than {} nested groups (a long chain such as a numbered list with a large bound)",
+            flexmd_constrain::MAX_REGEX_NESTING
+        ))
+    );
+    let mut shallow = doubling.clone();
+    if let Some(x) = shallow.pointer_mut("/properties/x") {
+        *x = json!({"$ref": "#/$defs/l28"});
+    }
+    let regex = schema_grammar(&shallow, GrammarFormat::Regex).map(|g| g.grammar.len());
     assert_eq!(
         regex.map_err(|e| e.to_string()),
         Err(format!(

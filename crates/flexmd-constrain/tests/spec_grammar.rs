@@ -406,3 +406,57 @@ fn a_huge_spec_gives_a_grammar_of_linear_size() {
         ))
     );
 }
+
+/// A numbered list's bound nests one rule per number: in a regex up to the
+/// nesting bound (which regex engines take: regex-automata's limit is 250
+/// groups), past it an error named at once, never a stack overflow or a
+/// slow walk (found by the fuzzer: 462 items took seconds, 1 000 overflowed
+/// the stack). The rule dialects take any bound up to 1 000.
+#[test]
+fn large_numbering_bounds_are_written_or_refused_at_once() {
+    let engines = Engines::new();
+    let spec = read_spec("## Output format\n- Steps — ordered list\n")
+        .map(|s| s.value)
+        .unwrap_or_default();
+    let answer = |n: usize| {
+        let mut text = String::from("## Steps\n");
+        for i in 1..=n {
+            text.push_str(&format!("{i}. step\n"));
+        }
+        text
+    };
+    let bounded = |max| SpecGrammarOptions {
+        max_items: Some(max),
+        ..SpecGrammarOptions::default()
+    };
+    let near = flexmd_constrain::MAX_REGEX_NESTING as u32 - 5;
+    let re = spec_grammar(&spec, GrammarFormat::Regex, &bounded(near))
+        .map(|g| g.grammar)
+        .unwrap_or_default();
+    assert!(regex(&re, &answer(near as usize)));
+    assert!(!regex(&re, &answer(near as usize + 1)));
+    assert_eq!(
+        spec_grammar(&spec, GrammarFormat::Regex, &bounded(1000)).map(|g| g.rules),
+        Err(flexmd_constrain::ConstrainError::TooLarge {
+            what: "the regex",
+            max: flexmd_constrain::MAX_REGEX_NESTING,
+            unit: "nested groups (a long chain such as a numbered list with a large bound)",
+        })
+    );
+    let lark = spec_grammar(&spec, GrammarFormat::Lark, &bounded(1000))
+        .map(|g| g.grammar)
+        .unwrap_or_default();
+    // llguidance walks the chain recursively: a debug build needs more
+    // than a test thread's 2 MiB for 1 000 rules (a main thread has 8).
+    let verdicts = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            (
+                engines.lark(&lark, &answer(1000)),
+                engines.lark(&lark, &answer(1001)),
+            )
+        })
+        .ok()
+        .and_then(|t| t.join().ok());
+    assert_eq!(verdicts, Some((true, false)));
+}

@@ -214,6 +214,77 @@ impl Rules {
         self.names.len()
     }
 
+    /// For every rule, whether it reaches a cycle (itself or a rule that
+    /// refers to itself): one depth-first walk over all rules, without
+    /// recursion, so a chain of thousands of rules costs what it holds.
+    pub(crate) fn reaches_cycle(&self) -> Vec<bool> {
+        const NEW: u8 = 0;
+        const OPEN: u8 = 1;
+        const DONE: u8 = 2;
+        let n = self.len();
+        let mut state = vec![NEW; n];
+        let mut bad = vec![false; n];
+        let children = |id: usize| {
+            let mut out = Vec::new();
+            if let Some(body) = self.body(id) {
+                refs(body, &mut out);
+            }
+            out
+        };
+        for root in 0..n {
+            if state.get(root) != Some(&NEW) {
+                continue;
+            }
+            // (rule, its children, how many have been looked at)
+            let mut stack = vec![(root, children(root), 0usize)];
+            if let Some(s) = state.get_mut(root) {
+                *s = OPEN;
+            }
+            while let Some((id, kids, at)) = stack.last_mut() {
+                let id = *id;
+                let Some(&child) = kids.get(*at) else {
+                    if let Some(s) = state.get_mut(id) {
+                        *s = DONE;
+                    }
+                    stack.pop();
+                    if let Some(&(parent, _, _)) = stack.last()
+                        && bad.get(id) == Some(&true)
+                        && let Some(b) = bad.get_mut(parent)
+                    {
+                        *b = true;
+                    }
+                    continue;
+                };
+                *at += 1;
+                match state.get(child).copied() {
+                    Some(NEW) => {
+                        if let Some(s) = state.get_mut(child) {
+                            *s = OPEN;
+                        }
+                        let grandchildren = children(child);
+                        stack.push((child, grandchildren, 0));
+                    }
+                    // A child still open closes a cycle: every open rule
+                    // from it down reaches it, and so does `id`.
+                    Some(OPEN) => {
+                        if let Some(b) = bad.get_mut(id) {
+                            *b = true;
+                        }
+                    }
+                    Some(_) => {
+                        if bad.get(child) == Some(&true)
+                            && let Some(b) = bad.get_mut(id)
+                        {
+                            *b = true;
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+        bad
+    }
+
     /// Whether rule `id` can reach itself.
     pub(crate) fn is_recursive(&self, id: usize) -> bool {
         let mut seen = vec![false; self.len()];
@@ -287,5 +358,10 @@ mod tests {
         assert!(rules.is_recursive(a));
         assert!(rules.is_recursive(b));
         assert!(!rules.is_recursive(c));
+        let cycle = rules.reaches_cycle();
+        assert_eq!(
+            (cycle.get(a), cycle.get(b), cycle.get(c)),
+            (Some(&true), Some(&true), Some(&false))
+        );
     }
 }

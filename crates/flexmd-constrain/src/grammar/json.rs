@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::Coverage;
 use super::ir::{Expr, Rules};
 use crate::error::ConstrainError;
-use crate::provider::{MAX_EXPORTED_NODES, kind_of};
+use crate::provider::{MAX_EXPORTED_NODES, check_type, kind_of};
 use crate::refs::{escape, merge_all_of, resolve_local};
 
 /// The most items (or string characters) a bound is written out for: a
@@ -273,6 +273,9 @@ impl<'a> JsonRules<'a> {
                 }
                 return Ok(Expr::alt(alternatives));
             }
+        }
+        if let Some(ty) = map.get("type") {
+            check_type(ty, pointer)?;
         }
         let types: Vec<&str> = match map.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],

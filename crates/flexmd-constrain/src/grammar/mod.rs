@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::error::ConstrainError;
 
 pub use json::{MAX_BOUND, REGEX_ANY_DEPTH};
-pub use render::MAX_REGEX_CHARS;
+pub use render::{MAX_REGEX_CHARS, MAX_REGEX_NESTING};
 pub use spec::{MAX_SPEC_BOUND, SpecGrammarOptions, THINK_LINE_CHARS};
 
 /// A grammar dialect, by the engines that read it.
@@ -153,23 +153,10 @@ impl Grammar {
 /// assert_eq!(grammar.unenforced().count(), 0);
 /// ```
 pub fn schema_grammar(schema: &Value, format: GrammarFormat) -> Result<Grammar, ConstrainError> {
+    crate::provider::check_schema(schema)?;
     let any_depth = (format == GrammarFormat::Regex).then_some(REGEX_ANY_DEPTH);
     let built = json::JsonRules::build(schema, any_depth)?;
-    let grammar = render::render(&built.rules, format)?;
-    let rules = if format == GrammarFormat::Regex {
-        1
-    } else {
-        render::reachable(&built.rules)
-            .iter()
-            .filter(|r| **r)
-            .count()
-    };
-    Ok(Grammar {
-        format,
-        grammar,
-        rules,
-        coverage: built.coverage,
-    })
+    written(&built.rules, built.coverage, format)
 }
 
 /// A grammar for the Markdown answers an Output Format Spec asks for, in
@@ -201,19 +188,25 @@ pub fn spec_grammar(
     options: &SpecGrammarOptions,
 ) -> Result<Grammar, ConstrainError> {
     let built = spec::SpecRules::build(spec, options)?;
-    let grammar = render::render(&built.rules, format)?;
-    let rules = if format == GrammarFormat::Regex {
+    written(&built.rules, built.coverage, format)
+}
+
+/// `rules` written in `format`, with the coverage they were built with.
+fn written(
+    rules: &ir::Rules,
+    coverage: Vec<Coverage>,
+    format: GrammarFormat,
+) -> Result<Grammar, ConstrainError> {
+    let grammar = render::render(rules, format)?;
+    let count = if format == GrammarFormat::Regex {
         1
     } else {
-        render::reachable(&built.rules)
-            .iter()
-            .filter(|r| **r)
-            .count()
+        render::reachable(rules).iter().filter(|r| **r).count()
     };
     Ok(Grammar {
         format,
         grammar,
-        rules,
-        coverage: built.coverage,
+        rules: count,
+        coverage,
     })
 }

@@ -12,6 +12,12 @@ use crate::error::ConstrainError;
 /// its size.
 pub const MAX_REGEX_CHARS: usize = 1 << 20;
 
+/// The most rules one regex nests inside each other: regex engines refuse
+/// deeper nesting (the `regex` crate's default limit is 250 groups), and
+/// copying rules is recursive, so the bound keeps every thread's stack
+/// safe.
+pub const MAX_REGEX_NESTING: usize = 50;
+
 /// A regex past [`MAX_REGEX_CHARS`].
 fn regex_too_large() -> ConstrainError {
     ConstrainError::TooLarge {
@@ -183,7 +189,10 @@ fn quantifier(min: u32, max: Option<u32>) -> String {
     }
 }
 
-fn bnf_literal(text: &str) -> String {
+/// `text` as a double-quoted literal: quotes, backslashes and line breaks
+/// escaped as both dialects write them, other control characters by
+/// `control` (GBNF's `\xNN`, Lark's `\uNNNN`).
+fn quoted(text: &str, control: fn(&mut String, u32)) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -193,14 +202,18 @@ fn bnf_literal(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02X}", c as u32);
-            }
+            c if (c as u32) < 0x20 || c == '\u{7f}' => control(&mut out, c as u32),
             c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+fn bnf_literal(text: &str) -> String {
+    quoted(text, |out, c| {
+        let _ = write!(out, "\\x{c:02X}");
+    })
 }
 
 fn bnf_class(ranges: &[(char, char)], negated: bool) -> String {
@@ -345,64 +358,34 @@ fn optional_token(rules: &Rules, id: usize) -> Option<&Expr> {
 }
 
 fn lark_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    quoted(text, |out, c| {
+        let _ = write!(out, "\\u{c:04x}");
+    })
 }
 
 /// Rules copied into one regex, for the `regex` format and Lark terminals.
 struct Inliner<'a> {
     rules: &'a Rules,
-    regular: HashMap<usize, bool>,
+    /// Per rule, whether it reaches recursion (so has no regex).
+    cyclic: Vec<bool>,
     cache: HashMap<usize, String>,
+    /// How many rule references deep the copy is now.
+    depth: usize,
 }
 
 impl<'a> Inliner<'a> {
     fn new(rules: &'a Rules) -> Self {
         Inliner {
             rules,
-            regular: HashMap::new(),
+            cyclic: rules.reaches_cycle(),
             cache: HashMap::new(),
+            depth: 0,
         }
     }
 
     /// Whether the rule reaches no recursion (so it is a regular language).
-    fn is_regular(&mut self, id: usize) -> bool {
-        if let Some(&known) = self.regular.get(&id) {
-            return known;
-        }
-        let mut reached = Vec::new();
-        if let Some(body) = self.rules.body(id) {
-            super::ir::refs(body, &mut reached);
-        }
-        let mut seen = HashSet::new();
-        let mut regular = !self.rules.is_recursive(id);
-        while regular && let Some(next) = reached.pop() {
-            if seen.insert(next) {
-                if self.rules.is_recursive(next) {
-                    regular = false;
-                }
-                if let Some(body) = self.rules.body(next) {
-                    super::ir::refs(body, &mut reached);
-                }
-            }
-        }
-        self.regular.insert(id, regular);
-        regular
+    fn is_regular(&self, id: usize) -> bool {
+        self.cyclic.get(id) == Some(&false)
     }
 
     fn regex(&mut self, id: usize) -> Result<String, ConstrainError> {
@@ -425,12 +408,22 @@ impl<'a> Inliner<'a> {
         if let Some(done) = self.cache.get(&id) {
             return Ok(done.clone());
         }
+        if self.depth >= MAX_REGEX_NESTING {
+            return Err(ConstrainError::TooLarge {
+                what: "the regex",
+                max: MAX_REGEX_NESTING,
+                unit: "nested groups (a long chain such as a numbered list with a large bound)",
+            });
+        }
         let body = self
             .rules
             .body(id)
             .cloned()
             .unwrap_or(Expr::Seq(Vec::new()));
-        let text = self.expr(&body, 0)?;
+        self.depth += 1;
+        let text = self.expr(&body, 0);
+        self.depth -= 1;
+        let text = text?;
         if text.len() > MAX_REGEX_CHARS {
             return Err(regex_too_large());
         }

@@ -228,3 +228,20 @@ pub(crate) fn schemas() -> Vec<(String, Value)> {
     }
     all
 }
+
+/// A schema whose definitions refer to the next level twice, 40 levels
+/// deep: 2^40 copies if every reference were copied where it is used.
+pub(crate) fn doubling_references() -> Value {
+    let mut defs = Map::new();
+    for i in 0..40 {
+        defs.insert(
+            format!("l{i}"),
+            json!({"type": "object", "properties": {
+                "a": {"$ref": format!("#/$defs/l{}", i + 1)},
+                "b": {"$ref": format!("#/$defs/l{}", i + 1)}
+            }, "required": ["a", "b"]}),
+        );
+    }
+    defs.insert("l40".to_owned(), json!({"type": "string"}));
+    json!({"$defs": defs, "type": "object", "properties": {"x": {"$ref": "#/$defs/l0"}}})
+}
