@@ -235,3 +235,45 @@ fn huge_schemas_are_bounded_not_hung() {
         })
     );
 }
+
+/// A value nested in values (objects of arrays of objects, 30 levels:
+/// 60 schemas deep) gives a grammar that grows by about as much at each
+/// level: an item or a property written twice is a rule of its own (the
+/// grammar doubled at each level before, and 25 levels ran out of memory).
+/// Deeper than 96 schemas is refused by name (a bound on the stack).
+#[test]
+fn nesting_grows_the_grammar_linearly() {
+    let nested = |levels: usize| {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..levels {
+            schema = json!({"type": "object", "properties": {
+                "a": {"type": "array", "items": schema},
+                "b": {"type": "integer"}
+            }, "required": ["a"]});
+        }
+        schema
+    };
+    for format in [
+        GrammarFormat::Lark,
+        GrammarFormat::Gbnf,
+        GrammarFormat::Ebnf,
+    ] {
+        // Rules, not bytes: a rule's name holds its place, which grows
+        // with the depth.
+        let rules = |levels| {
+            schema_grammar(&nested(levels), format)
+                .map(|g| g.rules)
+                .unwrap_or(usize::MAX)
+        };
+        let (three, thirty) = (rules(3), rules(30));
+        assert!(thirty < three * 12, "{format}: {three} then {thirty} rules");
+    }
+    assert_eq!(
+        schema_grammar(&nested(50), GrammarFormat::Lark).map(|g| g.rules),
+        Err(flexmd_constrain::ConstrainError::TooLarge {
+            what: "the grammar",
+            max: 96,
+            unit: "levels of nested schemas",
+        })
+    );
+}

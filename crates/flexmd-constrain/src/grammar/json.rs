@@ -43,6 +43,8 @@ pub(crate) struct JsonRules<'a> {
     pub(crate) rules: Rules,
     pub(crate) coverage: Vec<Coverage>,
     nodes: usize,
+    /// How many schemas deep the walk is (a bound on the stack it uses).
+    depth: usize,
     ws: usize,
     string_char: usize,
     any_value: Option<usize>,
@@ -107,6 +109,7 @@ impl<'a> JsonRules<'a> {
             rules,
             coverage: Vec::new(),
             nodes: 0,
+            depth: 0,
             ws,
             string_char,
             any_value: None,
@@ -117,6 +120,20 @@ impl<'a> JsonRules<'a> {
     }
 
     fn value(&mut self, schema: &Value, pointer: &str) -> Result<Expr, ConstrainError> {
+        if self.depth >= MAX_SCHEMA_DEPTH {
+            return Err(ConstrainError::TooLarge {
+                what: "the grammar",
+                max: MAX_SCHEMA_DEPTH,
+                unit: "levels of nested schemas",
+            });
+        }
+        self.depth += 1;
+        let expr = self.value_at_depth(schema, pointer);
+        self.depth -= 1;
+        expr
+    }
+
+    fn value_at_depth(&mut self, schema: &Value, pointer: &str) -> Result<Expr, ConstrainError> {
         self.nodes += 1;
         if self.nodes > MAX_EXPORTED_NODES {
             return Err(ConstrainError::TooLarge {
@@ -336,6 +353,18 @@ impl<'a> JsonRules<'a> {
         ]))
     }
 
+    /// `expr`, about to be written in two places: a rule of its own (and a
+    /// reference to it) when it is large, so that a value nested in values
+    /// costs one copy a level, not twice as many at each level.
+    fn shared(&mut self, expr: Expr, key: &str, name: &str) -> Expr {
+        if size_at_most(&expr, SHARED_FROM) < SHARED_FROM {
+            return expr;
+        }
+        let (id, _) = self.rules.declare(key, name);
+        self.rules.define(id, expr);
+        Expr::Ref(id)
+    }
+
     fn array(
         &mut self,
         map: &Map<String, Value>,
@@ -385,6 +414,13 @@ impl<'a> JsonRules<'a> {
         let sep = Expr::seq(vec![ws.clone(), Expr::lit(","), ws.clone()]);
         let body = if prefix.is_empty() {
             let item = rest.unwrap_or_else(|| self.any(pointer));
+            // Written twice below: a rule of its own when large, so nested
+            // arrays do not double the grammar at each level.
+            let item = self.shared(
+                item,
+                &format!("{pointer}#item"),
+                &format!("{}-item", rule_stem(pointer)),
+            );
             // item ("," item){min-1,max-1}, optional when min is 0.
             let more = Expr::rep(
                 Expr::seq(vec![sep, item.clone()]),
@@ -507,6 +543,12 @@ impl<'a> JsonRules<'a> {
         let mut first = Expr::Seq(Vec::new());
         let key = format!("{pointer}#object");
         for (i, (pair, is_required)) in pairs.into_iter().enumerate().rev() {
+            // Written twice below: see `shared`.
+            let pair = self.shared(
+                pair,
+                &format!("{key}/pair/{i}"),
+                &format!("{}-pair-{i}", rule_stem(pointer)),
+            );
             let (rest_id, _) = self.rules.declare(
                 &format!("{key}/rest/{i}"),
                 &format!("{}-rest-{i}", rule_stem(pointer)),
@@ -624,6 +666,31 @@ impl<'a> JsonRules<'a> {
         ]);
         Expr::alt(vec![object, array, self.scalars()])
     }
+}
+
+/// The most schemas nested in schemas a grammar is written for (JSON read
+/// by flexmd nests at most 128 values; a schema level is two or three).
+const MAX_SCHEMA_DEPTH: usize = 96;
+
+/// From this many nodes, an expression written twice becomes a rule.
+const SHARED_FROM: usize = 24;
+
+/// How many nodes an expression has, counting at most to `limit`.
+fn size_at_most(expr: &Expr, limit: usize) -> usize {
+    let mut count = 0;
+    let mut stack = vec![expr];
+    while let Some(next) = stack.pop() {
+        count += 1;
+        if count >= limit {
+            return limit;
+        }
+        match next {
+            Expr::Seq(items) | Expr::Alt(items) => stack.extend(items.iter()),
+            Expr::Rep { expr, .. } | Expr::Token(expr) => stack.push(expr),
+            Expr::Lit(_) | Expr::Class { .. } | Expr::Ref(_) => {}
+        }
+    }
+    count
 }
 
 /// A rule name's stem from a pointer (`/properties/a` → `properties-a`).
