@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value;
 
-use crate::{from_py, schema_error, to_json, to_py};
+use crate::{from_py, schema_error, to_py};
 
 /// The predefined schemas, one registry for the process.
 pub(crate) fn predefined() -> &'static Arc<Registry> {
@@ -34,10 +34,13 @@ pub(crate) fn schema_json(schema: &Bound<'_, PyAny>) -> PyResult<Value> {
     let is_model = schema.is_instance_of::<pyo3::types::PyType>()
         && schema.hasattr("model_json_schema")?
         && schema.hasattr("model_validate")?;
-    if is_model {
-        return to_json(&schema.call_method0("model_json_schema")?);
-    }
-    to_json(schema)
+    let value = if is_model {
+        schema.call_method0("model_json_schema")?
+    } else {
+        schema.clone()
+    };
+    // Named as the schema in errors, so a bad key points at the argument.
+    crate::convert::python_to_json(&value).map_err(|e| e.into_err(value.py(), "the schema"))
 }
 
 /// A set of named JSON Schemas: the five predefined ones (`analysis`,

@@ -96,6 +96,13 @@ def test_what_cannot_be_expressed_is_a_constrain_error() -> None:
     assert issubclass(flexmd.ConstrainError, ValueError)
 
 
+def test_a_schema_no_utf8_can_hold_is_a_value_error_naming_the_schema() -> None:
+    with pytest.raises(ValueError, match="^the schema: a dict key holds a lone surrogate"):
+        flexmd.export_schema({"type": "object", "properties": {"a\ud800": {"type": "string"}}}, "openai")
+    with pytest.raises(ValueError, match="^the schema: a string holds a lone surrogate"):
+        flexmd.grammar({"enum": ["\udc00x"]}, "gbnf")
+
+
 def test_pydantic_models_export_and_come_back_as_models() -> None:
     pydantic = pytest.importorskip("pydantic")
 

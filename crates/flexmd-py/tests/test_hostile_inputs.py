@@ -85,6 +85,11 @@ CALLS: Dict[str, Tuple[str, List[str], str]] = {
         "tool",
     ),
     "tools": ("flexmd.forge_tools([flexmd.Artifact.open(path)]).definitions", ["tools", "FILE"], "json"),
+    "spec-grammar": (
+        "flexmd.Spec.parse(text).grammar(format='lark')",
+        ["grammar", "--spec", "FILE", "--format", "lark"],
+        "text",
+    ),
 }
 
 # Runs every call on one input and writes `{call: {"ok": value} | {"error": [...]}}`.
@@ -135,6 +140,7 @@ READERS: Dict[str, Callable[[int, str, str], Any]] = {
     "points-or-empty": lambda code, out, text: [] if code == 1 else in_code_points(json.loads(out), text),
     "lines": lambda code, out, text: in_code_points(lines(out), text),
     "tool": lambda code, out, text: tool(out),
+    "text": lambda code, out, text: out,
 }
 
 
@@ -177,3 +183,82 @@ def test_every_call_answers_a_hostile_input_as_the_cli_does(
         else:
             assert "ok" in got, f"{call}: the CLI answered, Python raised {got['error']}"
             assert READERS[reader](cli.returncode, cli.stdout, text) == got["ok"], call
+
+
+# The hostile JSON Schemas of the same file (`{"type": "string"}` wrapped n
+# times in a template: deep nesting at, over and far past the bounds)
+# through every call that reads a schema, passed as the dict `json.loads`
+# makes of the text. Each result equals what the CLI prints; where the CLI
+# refuses, the call raises a FlexmdError, or the RecursionError Python's own
+# JSON reader raises past its depth.
+SCHEMAS: Dict[str, str] = _recipes.hostile_schemas()
+
+SCHEMA_CALLS: Dict[str, Tuple[str, List[str], str]] = {
+    **{
+        f"grammar-{f}": (
+            f"flexmd.grammar(json.loads(text), format={f!r})",
+            ["grammar", "--schema", "FILE", "--format", f],
+            "text",
+        )
+        for f in ("lark", "gbnf", "ebnf", "regex")
+    },
+    **{
+        f"export-{p}": (
+            f"flexmd.export_schema(json.loads(text), {p!r}, name='hostile')",
+            ["schema", "export", "FILE", "--for", p, "--name", "hostile", "--json"],
+            "json",
+        )
+        for p in ("openai", "openai-tool", "anthropic", "anthropic-tool", "gemini")
+    },
+}
+
+SCHEMA_CHILD = """
+import json, sys
+import flexmd
+path, out = sys.argv[1:3]
+text = open(path, encoding="utf-8").read()
+calls = json.loads(sys.stdin.read())
+results = {}
+for name, code in calls.items():
+    try:
+        results[name] = {"ok": eval(code)}
+    except Exception as e:
+        results[name] = {"error": [[c.__name__ for c in type(e).__mro__], str(e)]}
+with open(out, "w", encoding="utf-8") as f:
+    json.dump(results, f)
+"""
+
+
+@pytest.mark.parametrize("name", list(SCHEMAS))
+def test_every_call_answers_a_hostile_schema_as_the_cli_does(
+    name: str, flexmd_cli: Cli, tmp_path: Path
+) -> None:
+    path = tmp_path / f"{name}.json"
+    path.write_text(SCHEMAS[name], encoding="utf-8")
+    out = tmp_path / "results.json"
+    done = subprocess.run(
+        [sys.executable, "-c", SCHEMA_CHILD, str(path), str(out)],
+        input=json.dumps({call: code for call, (code, _, _) in SCHEMA_CALLS.items()}),
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
+    assert done.returncode == 0, f"the interpreter ended with {done.returncode}: {done.stderr}"
+    results = json.loads(out.read_text(encoding="utf-8"))
+    for call, (_, args, reader) in SCHEMA_CALLS.items():
+        cli = subprocess.run(
+            [str(flexmd_cli.path), *(str(path) if a == "FILE" else a for a in args)],
+            capture_output=True,
+            text=True,
+            cwd=flexmd_cli.cwd,
+            timeout=LIMIT,
+        )
+        got = results[call]
+        if not cli.stdout:
+            assert "error" in got, f"{call}: the CLI refused ({cli.stderr.strip()}), Python returned"
+            kinds, message = got["error"]
+            assert "FlexmdError" in kinds or "RecursionError" in kinds, f"{call}: {kinds} {message}"
+            assert message.strip(), call
+        else:
+            assert "ok" in got, f"{call}: the CLI answered, Python raised {got['error']}"
+            assert READERS[reader](cli.returncode, cli.stdout, "") == got["ok"], call

@@ -99,4 +99,10 @@ test("what cannot be expressed is a ConstrainError naming the place", () => {
   assert.throws(() => specGrammar("- Summary — prose\n", { level: 3 }), { name: "ArgumentError" });
   assert.throws(() => grammar(tree, "gbnf"), TypeError);
   assert.throws(() => exportSchema(42, "openai"), TypeError);
+  // A schema no UTF-8 text can hold is refused before it crosses over.
+  assert.throws(() => exportSchema({ type: "object", properties: { "a\ud800": { type: "string" } } }, "openai"), {
+    name: "TypeError",
+    message: /^the key "a\\ud800" in schema\.properties holds a lone surrogate/,
+  });
+  assert.throws(() => grammar({ enum: ["\udc00x"] }), { name: "TypeError", message: /^schema\.enum\[0\] holds a lone surrogate/ });
 });

@@ -73,6 +73,7 @@ const CALLS = {
     "tool",
   ],
   tools: ["flexmd.forgeTools([new flexmd.SpooledArtifact(text, { callId: file })]).definitions", ["tools", "FILE"], "json"],
+  "spec-grammar": ["flexmd.specGrammar(text, { format: 'lark' })", ["grammar", "--spec", "FILE", "--format", "lark"], "text"],
 };
 
 // Runs every call on one input and writes {call: {ok} | {error: [classes, message]}}.
@@ -117,6 +118,7 @@ const READERS = {
   "or-null": (code, out) => JSON.parse(out),
   "or-empty": (code, out) => (code === 1 ? [] : JSON.parse(out)),
   tool: (code, out) => tool(out),
+  text: (code, out) => out,
 };
 
 for (const [name, bytes] of INPUTS) {
@@ -168,6 +170,81 @@ for (const [name, bytes] of INPUTS) {
         } else {
           assert.deepEqual(got.ok, expected, call);
         }
+      }
+    }
+  });
+}
+
+// The hostile JSON Schemas of the same file (`{"type": "string"}` wrapped n
+// times in a template: deep nesting at, over and far past the bounds)
+// through every call that reads a schema, passed as the object
+// `JSON.parse` makes of the text. Each result equals what the CLI prints;
+// where the CLI refuses, the call throws a FlexmdError or a RangeError
+// (JavaScript's own limit, or flexmd's NestingError).
+const SCHEMAS = recipes.schemas.map(([name, [template, n]]) => {
+  const [prefix, suffix] = JSON.stringify(template).split('"$HOLE"');
+  return [name, `${prefix.repeat(n)}{"type":"string"}${suffix.repeat(n)}`];
+});
+
+const SCHEMA_CALLS = {
+  ...Object.fromEntries(
+    ["lark", "gbnf", "ebnf", "regex"].map((f) => [
+      `grammar-${f}`,
+      [`flexmd.grammar(schema, { format: "${f}" })`, ["grammar", "--schema", "FILE", "--format", f], "text"],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["openai", "openai-tool", "anthropic", "anthropic-tool", "gemini"].map((p) => [
+      `export-${p}`,
+      [`flexmd.exportSchema(schema, "${p}", { name: "hostile" })`, ["schema", "export", "FILE", "--for", p, "--name", "hostile", "--json"], "json"],
+    ]),
+  ),
+};
+
+const SCHEMA_CHILD = `
+import * as flexmd from "flexmd";
+import { readFileSync, writeFileSync } from "node:fs";
+const [file, out, callsJson] = process.argv.slice(1);
+const results = {};
+for (const [name, code] of Object.entries(JSON.parse(callsJson))) {
+  try {
+    const schema = JSON.parse(readFileSync(file, "utf8"));
+    results[name] = { ok: await eval(code) };
+  } catch (e) {
+    const classes = [];
+    for (let c = e?.constructor; c && c !== Object; c = Object.getPrototypeOf(c)) classes.push(c.name);
+    results[name] = { error: [classes, String(e?.message ?? e)] };
+  }
+}
+writeFileSync(out, JSON.stringify(results));
+`;
+
+for (const [name, text] of SCHEMAS) {
+  test(`hostile schema ${name}: every call answers as the CLI does`, () => {
+    const dir = mkdtempSync(join(tmpdir(), "flexmd-hostile-schema-"));
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, text);
+    const out = join(dir, "results.json");
+    const calls = Object.fromEntries(Object.entries(SCHEMA_CALLS).map(([call, [code]]) => [call, code]));
+    const done = spawnSync(process.execPath, ["--input-type=module", "-e", SCHEMA_CHILD, file, out, JSON.stringify(calls)], {
+      cwd: pkg,
+      encoding: "utf8",
+      timeout: LIMIT,
+    });
+    assert.equal(done.signal, null, `killed by ${done.signal} (a hang past ${LIMIT} ms, or a crash)`);
+    assert.equal(done.status, 0, done.stderr);
+    const results = JSON.parse(readFileSync(out, "utf8"));
+    for (const [call, [, args, reader]] of Object.entries(SCHEMA_CALLS)) {
+      const cli = spawnSync(bin, args.map((a) => (a === "FILE" ? file : a)), { encoding: "utf8", cwd: dir, timeout: LIMIT });
+      const got = results[call];
+      if (cli.stdout === "") {
+        assert.ok(got.error, `${call}: the CLI refused (${cli.stderr.trim()}), the package answered`);
+        const [classes, message] = got.error;
+        assert.ok(classes.includes("FlexmdError") || classes.includes("RangeError"), `${call}: ${classes} ${message}`);
+        assert.notEqual(message.trim(), "", call);
+      } else {
+        assert.ok("ok" in got, `${call}: the CLI answered, the package threw ${got.error}`);
+        assert.deepEqual(got.ok, READERS[reader](cli.status, cli.stdout), call);
       }
     }
   });

@@ -96,6 +96,10 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>)> {
             vec!["artifact", "json-get", "FILE", "$..*", "--as", "json"],
         ),
         ("tools", vec!["tools", "FILE"]),
+        (
+            "spec-grammar",
+            vec!["grammar", "--spec", "FILE", "--format", "lark"],
+        ),
     ]
 }
 
@@ -138,21 +142,131 @@ fn every_command_answers_every_hostile_input() {
     assert_eq!(table, EXPECTED, "exit codes changed:\n{table}");
 }
 
+/// The hostile schemas, by name, as JSON text: `{"type": "string"}` wrapped
+/// n times in the recipe's template (recipes in `tests/hostile/inputs.json`,
+/// which the Python and npm suites read too). Built as text, prefix n
+/// times, the inner schema, suffix n times, so a depth past what serde_json
+/// reads can still be written.
+fn schemas() -> Vec<(String, String)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/hostile/inputs.json");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["schemas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|recipe| {
+            let name = recipe[0].as_str().unwrap().to_string();
+            let template = serde_json::to_string(&recipe[1][0]).unwrap();
+            let n = recipe[1][1].as_u64().unwrap() as usize;
+            let (prefix, suffix) = template.split_once("\"$HOLE\"").unwrap();
+            let text = format!(
+                "{}{{\"type\":\"string\"}}{}",
+                prefix.repeat(n),
+                suffix.repeat(n)
+            );
+            (name, text)
+        })
+        .collect()
+}
+
+/// The commands that read a schema, with `FILE` for its path.
+fn schema_commands() -> Vec<(String, Vec<String>)> {
+    let mut commands = Vec::new();
+    for format in ["lark", "gbnf", "ebnf", "regex"] {
+        commands.push((
+            format!("grammar-{format}"),
+            ["grammar", "--schema", "FILE", "--format", format]
+                .map(String::from)
+                .to_vec(),
+        ));
+    }
+    for provider in [
+        "openai",
+        "openai-tool",
+        "anthropic",
+        "anthropic-tool",
+        "gemini",
+    ] {
+        commands.push((
+            format!("export-{provider}"),
+            ["schema", "export", "FILE", "--for", provider, "--json"]
+                .map(String::from)
+                .to_vec(),
+        ));
+    }
+    commands
+}
+
+/// Every command that reads a schema on every hostile schema: no signal,
+/// no panic, a message with every refusal, and the exit codes of the table
+/// below (0 written; 1 refused: a documented bound, a provider's limit, or
+/// JSON nested past what flexmd reads).
+#[test]
+fn every_schema_command_answers_every_hostile_schema() {
+    let dir = scratch("hostile-schemas");
+    let mut table = String::new();
+    for (name, text) in schemas() {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, &text).unwrap();
+        let file = path.display().to_string();
+        let mut row = format!("{name}:");
+        for (label, args) in schema_commands() {
+            let args: Vec<&str> = args
+                .iter()
+                .map(|a| if a == "FILE" { file.as_str() } else { a })
+                .collect();
+            let out = flexmd().args(&args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !stderr.contains("panicked"),
+                "{label} on {name} panicked: {stderr}"
+            );
+            let code = out
+                .status
+                .code()
+                .unwrap_or_else(|| panic!("{label} on {name} was killed: {:?}", out.status));
+            if code != 0 {
+                assert!(!stderr.trim().is_empty(), "{label} on {name}: no message");
+            }
+            row.push_str(&format!(" {label}={code}"));
+        }
+        table.push_str(&row);
+        table.push('\n');
+    }
+    assert_eq!(table, EXPECTED_SCHEMAS, "exit codes changed:\n{table}");
+}
+
+/// 95 nested arrays fit every grammar but the regex (past its 1 MiB
+/// bound); 96 is the bound of nested schemas; past 128 levels of JSON the
+/// file is refused as unreadable. OpenAI allows 10 levels of nesting,
+/// Anthropic refuses a root that is not an object.
+const EXPECTED_SCHEMAS: &str = concat!(
+    "items_95: grammar-lark=0 grammar-gbnf=0 grammar-ebnf=0 grammar-regex=1 export-openai=1 export-openai-tool=1 export-anthropic=1 export-anthropic-tool=1 export-gemini=0\n",
+    "items_96: grammar-lark=1 grammar-gbnf=1 grammar-ebnf=1 grammar-regex=1 export-openai=1 export-openai-tool=1 export-anthropic=1 export-anthropic-tool=1 export-gemini=0\n",
+    "items_126: grammar-lark=1 grammar-gbnf=1 grammar-ebnf=1 grammar-regex=1 export-openai=1 export-openai-tool=1 export-anthropic=1 export-anthropic-tool=1 export-gemini=0\n",
+    "items_10000: grammar-lark=1 grammar-gbnf=1 grammar-ebnf=1 grammar-regex=1 export-openai=1 export-openai-tool=1 export-anthropic=1 export-anthropic-tool=1 export-gemini=1\n",
+    "properties_30: grammar-lark=0 grammar-gbnf=0 grammar-ebnf=0 grammar-regex=0 export-openai=1 export-openai-tool=1 export-anthropic=0 export-anthropic-tool=0 export-gemini=0\n",
+    "properties_63: grammar-lark=0 grammar-gbnf=0 grammar-ebnf=0 grammar-regex=1 export-openai=1 export-openai-tool=1 export-anthropic=0 export-anthropic-tool=0 export-gemini=0\n",
+    "any_of_63: grammar-lark=0 grammar-gbnf=0 grammar-ebnf=0 grammar-regex=0 export-openai=1 export-openai-tool=1 export-anthropic=1 export-anthropic-tool=1 export-gemini=0\n",
+    "all_of_63: grammar-lark=0 grammar-gbnf=0 grammar-ebnf=0 grammar-regex=0 export-openai=1 export-openai-tool=1 export-anthropic=1 export-anthropic-tool=1 export-gemini=0\n",
+);
+
 /// Exit codes: 0 read (lenient), 1 read but invalid or nothing found, 2
 /// refused (unreadable or not the kind asked for, with a clear error).
 const EXPECTED: &str = concat!(
-    "quote: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
-    "bullet: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
-    "ordered: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
-    "indented: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
-    "brackets: outline=0 frames=1 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
-    "braces: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
-    "parens: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
-    "frames: outline=0 frames=1 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0\n",
-    "invalid_utf8: outline=2 frames=2 ofs-parse=2 validate=2 extract=2 extract-stream=2 detect=2 parse-any=2 json=2 json-stream=2 json-schema=2 schema=2 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
-    "nul: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=0 json-stream=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
-    "lone_cr: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=0 json-stream=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
-    "bom: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=0 json-stream=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
-    "alias_bomb: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=0 json-stream=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
-    "empty: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0\n",
+    "quote: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "bullet: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "ordered: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "indented: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "brackets: outline=0 frames=1 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "braces: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "parens: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "frames: outline=0 frames=1 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=1 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "invalid_utf8: outline=2 frames=2 ofs-parse=2 validate=2 extract=2 extract-stream=2 detect=2 parse-any=2 json=2 json-stream=2 json-schema=2 schema=2 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "nul: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=0 json-stream=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "lone_cr: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=0 json-stream=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "bom: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=0 json-stream=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "alias_bomb: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=0 json-stream=0 json-schema=1 schema=1 grep=1 md-sections=0 md-ast=0 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
+    "empty: outline=0 frames=0 ofs-parse=2 validate=1 extract=1 extract-stream=1 detect=1 parse-any=0 json=1 json-stream=1 json-schema=1 schema=1 grep=1 md-sections=1 md-ast=0 md-frontmatter=1 json-get=2 tools=0 spec-grammar=2\n",
 );
