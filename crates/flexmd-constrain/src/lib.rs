@@ -57,7 +57,7 @@ pub use grammar::{
 pub use mapback::{
     MappedBack, ValidatedFrom, from_provider, to_provider, validate_from, validate_text_from,
 };
-pub use provider::{Export, MAX_EXPORTED_NODES, Provider, UnknownProvider, export};
+pub use provider::{Export, MAX_EXPORTED_NODES, Provider, UnknownProvider, default_name, export};
 pub use report::{Action, Rule, SchemaChange};
 
 /// The README's example, run as a doctest.

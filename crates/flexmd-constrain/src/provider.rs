@@ -257,6 +257,24 @@ fn fragment(provider: Provider, name: &str, description: Option<String>, schema:
     }
 }
 
+/// The name a request gives `schema` when its caller has none (no name
+/// given, no registered name, no file): the schema's `title`, else
+/// `response`. [`export`] then fits it to the providers' rule.
+///
+/// ```
+/// use flexmd_constrain::default_name;
+/// use serde_json::json;
+///
+/// assert_eq!(default_name(&json!({"title": "Invoice", "type": "object"})), "Invoice");
+/// assert_eq!(default_name(&json!({"type": "string"})), "response");
+/// ```
+pub fn default_name(schema: &Value) -> &str {
+    schema
+        .get("title")
+        .and_then(Value::as_str)
+        .unwrap_or("response")
+}
+
 /// `name` with every character but letters, digits, `_` and `-` made `_`,
 /// at most 64 characters, `response` when empty (the providers' rule for
 /// schema and tool names).

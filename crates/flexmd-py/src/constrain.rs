@@ -33,18 +33,20 @@ pub(crate) fn format(py: Python<'_>, name: &str) -> PyResult<GrammarFormat> {
 
 /// The schema rewritten for a provider: `{provider, name, request, schema,
 /// changes}`, as `flexmd schema export --for PROVIDER --json` prints it.
+/// Without `name`, the schema's title or `response`.
 #[pyfunction]
-#[pyo3(signature = (schema, provider, name, registry = None))]
+#[pyo3(signature = (schema, provider, name = None, registry = None))]
 pub(crate) fn export_schema<'py>(
     py: Python<'py>,
     schema: &Bound<'py, PyAny>,
     provider: &str,
-    name: &str,
+    name: Option<&str>,
     registry: Option<&Bound<'py, PyRegistry>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let registry = registry_of(registry);
     let schema = schema_value(py, schema, &registry)?;
     let provider = self::provider(py, provider)?;
+    let name = name.unwrap_or_else(|| flexmd_constrain::default_name(&schema));
     let export =
         flexmd_constrain::export(&schema, provider, name).map_err(|e| constrain_error(py, &e))?;
     to_py(py, &export)

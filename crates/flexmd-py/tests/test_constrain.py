@@ -31,6 +31,14 @@ def test_export_equals_the_cli(flexmd_cli: Cli, provider: str) -> None:
     )
 
 
+def test_the_request_name_is_given_registered_titled_or_response() -> None:
+    schema = json.loads(INVOICE.read_text())
+    assert flexmd.export_schema(schema, "openai", name="bill")["name"] == "bill"
+    assert flexmd.export_schema("review", "openai")["name"] == "review"
+    assert flexmd.export_schema(schema, "openai")["name"] == "Invoice"
+    assert flexmd.export_schema({"type": "string"}, "gemini")["name"] == "response"
+
+
 def test_validate_from_equals_the_cli(flexmd_cli: Cli) -> None:
     schema = json.loads(INVOICE.read_text())
     answer = json.loads(ANSWER.read_text())

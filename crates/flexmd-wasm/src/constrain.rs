@@ -77,11 +77,7 @@ impl SchemaValidator {
         let name = match (args.name, &given) {
             (Some(name), _) => name,
             (None, Value::String(name)) => name.clone(),
-            (None, other) => other
-                .get("title")
-                .and_then(Value::as_str)
-                .unwrap_or("response")
-                .to_owned(),
+            (None, other) => flexmd_constrain::default_name(other).to_owned(),
         };
         let schema = self.schema(schema)?;
         let export =

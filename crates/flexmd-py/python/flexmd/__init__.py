@@ -216,20 +216,16 @@ def validate(
     return _as_model(model, value) if model is not None else value
 
 
-def _schema_name(schema: Any, name: Optional[str]) -> str:
+def _schema_name(schema: Any, name: Optional[str]) -> Optional[str]:
     """The name a request gives the schema: ``name``, a predefined schema's
-    name, a Pydantic model's class name, the schema's ``title``, else
-    ``response``."""
+    name, a Pydantic model's class name; else None, and the native module
+    takes the schema's ``title`` or ``response``."""
     if name is not None:
         return name
     if isinstance(schema, str):
         return schema
     model = _model_class(schema)
-    if model is not None:
-        return model.__name__
-    if isinstance(schema, dict) and isinstance(schema.get("title"), str):
-        return schema["title"]
-    return "response"
+    return model.__name__ if model is not None else None
 
 
 def export_schema(
