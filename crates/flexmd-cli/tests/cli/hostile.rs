@@ -103,6 +103,23 @@ fn commands() -> Vec<(&'static str, Vec<&'static str>)> {
     ]
 }
 
+/// The exit code of `flexmd ARGS`, which must end with one (never a
+/// signal) and never panic; with `says_why`, a failure must say why (a
+/// search that finds nothing, such as `detect`, may fail silently).
+fn exit_code(args: &[&str], what: &str, says_why: bool) -> i32 {
+    let out = flexmd().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{what} panicked: {stderr}");
+    let code = out
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("{what} was killed: {:?}", out.status));
+    if code != 0 && says_why {
+        assert!(!stderr.trim().is_empty(), "{what}: no message");
+    }
+    code
+}
+
 /// Every command on every input: no signal, no panic, and the exit codes
 /// of the table below.
 #[test]
@@ -124,16 +141,7 @@ fn every_command_answers_every_hostile_input() {
                     other => other,
                 })
                 .collect();
-            let out = flexmd().args(&args).output().unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                !stderr.contains("panicked"),
-                "{label} on {name} panicked: {stderr}"
-            );
-            let code = out
-                .status
-                .code()
-                .unwrap_or_else(|| panic!("{label} on {name} was killed: {:?}", out.status));
+            let code = exit_code(&args, &format!("{label} on {name}"), false);
             row.push_str(&format!(" {label}={code}"));
         }
         table.push_str(&row);
@@ -216,19 +224,7 @@ fn every_schema_command_answers_every_hostile_schema() {
                 .iter()
                 .map(|a| if a == "FILE" { file.as_str() } else { a })
                 .collect();
-            let out = flexmd().args(&args).output().unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                !stderr.contains("panicked"),
-                "{label} on {name} panicked: {stderr}"
-            );
-            let code = out
-                .status
-                .code()
-                .unwrap_or_else(|| panic!("{label} on {name} was killed: {:?}", out.status));
-            if code != 0 {
-                assert!(!stderr.trim().is_empty(), "{label} on {name}: no message");
-            }
+            let code = exit_code(&args, &format!("{label} on {name}"), true);
             row.push_str(&format!(" {label}={code}"));
         }
         table.push_str(&row);
