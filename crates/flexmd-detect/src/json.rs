@@ -529,8 +529,11 @@ pub fn not_json(text: &str) -> Option<NotJson> {
 /// The best JSON value in `text`. `None` when there is none.
 ///
 /// Reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`,
-/// `<scratchpad>` at the start of a line, closed or not) are skipped; a value inside one is
-/// returned only when there is nothing else (`in_reasoning` is then set).
+/// `<scratchpad>` at the start of a line, closed or not) are skipped, and
+/// so is everything before a closing tag with none open (`</think>`
+/// starting or ending its line: the chat template wrote the opening tag); a
+/// value inside reasoning is returned only when there is nothing else
+/// (`in_reasoning` is then set).
 /// Outside them, in this order:
 /// 1. the whole text, when it is one value (strict, or repaired when it
 ///    starts like JSON: a bracket, a quote, an escaped quote, a call);
@@ -561,6 +564,8 @@ pub fn not_json(text: &str) -> Option<NotJson> {
 ///
 /// let thinking = "<think>Maybe {\"n\": 1}?</think>\n{\"n\": 2}";
 /// assert_eq!(find_json(thinking).unwrap().value, json!({"n": 2}));
+/// let opened_by_the_template = "Maybe {\"n\": 1}? No.\n</think>\n\n{\"n\": 2}";
+/// assert_eq!(find_json(opened_by_the_template).unwrap().value, json!({"n": 2}));
 ///
 /// assert!(find_json("Use {braces} for [citation needed] [1].").is_none());
 /// ```
@@ -771,10 +776,16 @@ const REASONING_TAGS: [&str; 4] = ["think", "thinking", "reasoning", "scratchpad
 
 /// The byte ranges of reasoning blocks: from an opening tag (`<think>`,
 /// any case) at the start of a line to the end of its closing tag, or to the
-/// end of the text.
-fn reasoning_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+/// end of the text; and, when the chat template wrote the opening tag (the
+/// answer holds only `</think>`), from the start of the text to the end of
+/// that closing tag ([`orphan_close`]).
+pub(crate) fn reasoning_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut blocks = Vec::new();
     let mut at = 0;
+    if let Some(end) = orphan_close(text) {
+        blocks.push(0..end);
+        at = end;
+    }
     while let Some(i) = text.get(at..).and_then(|r| r.find('<')) {
         let open = at + i;
         let rest = text.get(open + 1..).unwrap_or_default();
@@ -803,6 +814,74 @@ fn reasoning_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
         at = end;
     }
     blocks
+}
+
+/// The end of a closing reasoning tag (`</think>`, any case) that no opening
+/// tag comes before: reasoning models whose chat template writes `<think>`
+/// into the prompt answer with their reasoning, `</think>`, then the
+/// answer. The tag must start or end its line (not one quoted in a sentence
+/// or a JSON string), and no opening tag may start a line before it.
+pub(crate) fn orphan_close(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // The line around the candidate, kept as the search moves on so each
+    // byte is looked at a bounded number of times: where it starts, and
+    // where its content (what is not blank) starts and ends.
+    let mut line = 0..0;
+    let mut content = 0..0;
+    let mut at = 0;
+    while let Some(i) = memchr::memmem::find(bytes.get(at..)?, b"</") {
+        let open = at + i;
+        at = open + 2;
+        let rest = text.get(open + 2..).unwrap_or_default();
+        let Some(tag) = REASONING_TAGS.iter().find(|t| {
+            rest.get(..t.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(t))
+                && rest.get(t.len()..).is_some_and(|r| r.starts_with('>'))
+        }) else {
+            continue;
+        };
+        if open >= line.end {
+            // A new line (`line.end` is the previous line's break).
+            let start = bytes
+                .get(line.end..open)
+                .and_then(|b| memchr::memrchr(b'\n', b))
+                .map_or(line.end, |i| line.end + i + 1);
+            let end = bytes
+                .get(open..)
+                .and_then(|b| memchr::memchr(b'\n', b))
+                .map_or(bytes.len(), |i| open + i);
+            let blank = |b: &u8| b.is_ascii_whitespace();
+            let lead = bytes
+                .get(start..end)
+                .and_then(|b| b.iter().position(|b| !blank(b)))
+                .map_or(end, |i| start + i);
+            let tail = bytes
+                .get(start..end)
+                .and_then(|b| b.iter().rposition(|b| !blank(b)))
+                .map_or(start, |i| start + i + 1);
+            line = start..end;
+            content = lead..tail;
+        }
+        let end = open + tag.len() + 3;
+        if !(content.start == open || content.end == end) {
+            continue;
+        }
+        // An opening tag at the start of a line before it makes it an
+        // ordinary block's end.
+        let opened = text.get(..open).is_some_and(|before| {
+            before.split('\n').any(|line| {
+                let line = line.trim_start();
+                REASONING_TAGS.iter().any(|t| {
+                    line.strip_prefix('<').is_some_and(|r| {
+                        r.get(..t.len()).is_some_and(|w| w.eq_ignore_ascii_case(t))
+                            && r.get(t.len()..).is_some_and(|r| r.starts_with('>'))
+                    })
+                })
+            })
+        });
+        return (!opened).then_some(end);
+    }
+    None
 }
 
 /// The offset of `needle` (ASCII, any case) in `text` from `from`.

@@ -187,7 +187,10 @@ impl JsonStreamEnd {
 ///   once shown is never removed.
 ///
 /// Leading prose, reasoning blocks (`<think>…</think>`) and fences of other
-/// languages are skipped as [`find_json`] skips them. The parser reads
+/// languages are skipped as [`find_json`] skips them. A `</think>` that
+/// starts a line with no block open ends reasoning the chat template
+/// opened: what was shown before it is dropped (a
+/// [`JsonUpdate::restarted`]). The parser reads
 /// strict JSON plus the common slips of models: single quotes, unquoted
 /// keys, trailing and missing commas, comments, Python literals. On
 /// anything else it stops showing more until [`finish`](Self::finish),
@@ -296,8 +299,21 @@ impl StreamingJson {
                 }
                 continue;
             }
-            let Some(start) = self.scan.seek(&self.text, self.tier.is_none()) else {
-                break;
+            let start = match self.scan.seek(&self.text, self.tier.is_none()) {
+                None => break,
+                Some(Seek::Start(start)) => start,
+                Some(Seek::Restart) => {
+                    // What was shown came from reasoning: drop it.
+                    if let Some(mut old) = self.parser.take() {
+                        old.flush(&mut JsonUpdate::default());
+                        update = JsonUpdate {
+                            restarted: true,
+                            ..JsonUpdate::default()
+                        };
+                    }
+                    self.tier = None;
+                    continue;
+                }
             };
             if self
                 .tier
@@ -475,6 +491,10 @@ struct Scanner {
     lead: bool,
     /// Inside a reasoning block: its closing tag.
     reasoning: Option<&'static str>,
+    /// A reasoning block has opened, or a closing tag with none open has
+    /// ended the reasoning the chat template opened: a later closing tag
+    /// is no such end.
+    reasoning_seen: bool,
     fence: Option<OpenFence>,
     /// Inside a value the parser is reading; `Some(true)` in a fence.
     value: Option<bool>,
@@ -490,6 +510,7 @@ impl Default for Scanner {
             line_start: true,
             lead: true,
             reasoning: None,
+            reasoning_seen: false,
             fence: None,
             value: None,
             searched: 0,
@@ -511,12 +532,23 @@ enum LineStart {
     Wait,
     Go,
     Start(Start),
+    /// A closing reasoning tag with no block open: what came before was
+    /// reasoning, and what was shown of it is dropped.
+    Restart,
+}
+
+/// What [`Scanner::seek`] found.
+enum Seek {
+    /// A value may start here.
+    Start(Start),
+    /// Everything before was reasoning: start over after it.
+    Restart,
 }
 
 impl Scanner {
     /// The next place a value may start, or `None` when more text is
     /// needed. `prose`: whether a value in prose is still wanted.
-    fn seek(&mut self, text: &str, prose: bool) -> Option<Start> {
+    fn seek(&mut self, text: &str, prose: bool) -> Option<Seek> {
         let bytes = text.as_bytes();
         loop {
             if let Some(close) = self.reasoning {
@@ -540,7 +572,8 @@ impl Scanner {
             if self.line_start {
                 match self.line_opening(text) {
                     LineStart::Wait => return None,
-                    LineStart::Start(start) => return Some(start),
+                    LineStart::Start(start) => return Some(Seek::Start(start)),
+                    LineStart::Restart => return Some(Seek::Restart),
                     LineStart::Go => continue,
                 }
             }
@@ -564,11 +597,11 @@ impl Scanner {
                         continue;
                     }
                     b'{' | b'[' => {
-                        return Some(Start {
+                        return Some(Seek::Start(Start {
                             at: self.at,
                             tier: Tier::Prose,
                             in_fence: false,
-                        });
+                        }));
                     }
                     _ => self.lead = false,
                 }
@@ -577,11 +610,11 @@ impl Scanner {
                 match looks_like_data(bytes, self.at) {
                     None => return None,
                     Some(true) => {
-                        return Some(Start {
+                        return Some(Seek::Start(Start {
                             at: self.at,
                             tier: Tier::Prose,
                             in_fence: false,
-                        });
+                        }));
                     }
                     Some(false) => {}
                 }
@@ -640,6 +673,30 @@ impl Scanner {
             }
         } else if first == b'<' && self.fence.is_none() {
             let after = line.get(indent + 1..).unwrap_or_default();
+            if !self.reasoning_seen && after.first() == Some(&b'/') {
+                // `</think>` with no block open: the chat template wrote the
+                // opening tag, and everything so far was reasoning.
+                for (_, close) in REASONING {
+                    let word = line.get(indent..indent + close.len());
+                    match word {
+                        Some(word) if word.eq_ignore_ascii_case(close.as_bytes()) => {
+                            self.reasoning_seen = true;
+                            self.lead = true;
+                            self.at += indent + close.len();
+                            return LineStart::Restart;
+                        }
+                        None if line_end.is_none() => {
+                            let known = line.len() - indent;
+                            let same = line.get(indent..).zip(close.as_bytes().get(..known));
+                            if same.is_some_and(|(a, b)| a.eq_ignore_ascii_case(b)) {
+                                self.line_start = true;
+                                return LineStart::Wait;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
             for (tag, close) in REASONING {
                 let word = after.get(..tag.len() + 1);
                 match word {
@@ -647,6 +704,7 @@ impl Scanner {
                         let (name, bracket) = word.split_at(tag.len());
                         if name.eq_ignore_ascii_case(tag.as_bytes()) && bracket == b">" {
                             self.reasoning = Some(close);
+                            self.reasoning_seen = true;
                             self.at += indent + 1 + word.len();
                             return LineStart::Go;
                         }
@@ -1505,6 +1563,29 @@ mod tests {
         stream.push("<think>maybe {\"n\": 1}?</think>\nSure: see [1]. {\"n\": 2}");
         assert_eq!(stream.value(), Some(&json!({"n": 2})));
         assert_eq!(stream.finish().found.unwrap().value, json!({"n": 2}));
+    }
+
+    #[test]
+    fn a_closing_tag_with_none_open_drops_the_reasoning_before_it() {
+        let mut stream = StreamingJson::new();
+        stream.push("The user wants n. Draft {\"n\": 1} then check.\n</thi");
+        assert_eq!(
+            stream.value(),
+            Some(&json!({"n": 1})),
+            "shown until the tag"
+        );
+        let update = stream.push("nk>\n\n{\"n\": 2}");
+        assert!(update.restarted);
+        assert_eq!(stream.value(), Some(&json!({"n": 2})));
+        let mut stream = StreamingJson::new();
+        stream.push("<think>a</think>\n{\"n\": 1}\n</think>\n{\"n\": 2}");
+        assert_eq!(
+            stream.value(),
+            Some(&json!({"n": 1})),
+            "a second closing tag"
+        );
+        let end = stream.finish();
+        assert_eq!(end.found.unwrap().value, json!({"n": 1}));
     }
 
     #[test]
