@@ -1197,7 +1197,7 @@ pub(crate) fn check_schema(schema: &Value) -> Result<(), ConstrainError> {
         schema
     };
     let Err(error) = jsonschema::meta::validate(checked) else {
-        return Ok(());
+        return check_patterns(checked);
     };
     let pointer = error.instance_path().as_str();
     // A bad `type` gets the names it may hold, not the meta-schema's `anyOf`.
@@ -1208,6 +1208,58 @@ pub(crate) fn check_schema(schema: &Value) -> Result<(), ConstrainError> {
         pointer: pointer.to_owned(),
         found: error.to_string(),
     })
+}
+
+/// Checks that every `pattern` and `patternProperties` name is a regular
+/// expression the validator compiles (the meta-schema leaves that to the
+/// validator): a schema that flexmd cannot check an answer against must
+/// not reach a provider or a grammar.
+fn check_patterns(schema: &Value) -> Result<(), ConstrainError> {
+    let compiles = |pattern: &str, pointer: &str| {
+        jsonschema::validator_for(&serde_json::json!({ "pattern": pattern }))
+            .map(|_| ())
+            .map_err(|_| ConstrainError::NotASchema {
+                pointer: pointer.to_owned(),
+                found: format!("`{pattern}` is not a regular expression flexmd can check"),
+            })
+    };
+    let mut stack = vec![(String::new(), schema)];
+    while let Some((pointer, node)) = stack.pop() {
+        let Value::Object(map) = node else {
+            continue;
+        };
+        for (key, value) in map {
+            let at = format!("{pointer}/{}", crate::refs::escape(key));
+            match (key.as_str(), value) {
+                ("pattern", Value::String(pattern)) => compiles(pattern, &at)?,
+                // Data, not schemas.
+                ("enum" | "const" | "default" | "examples", _) => {}
+                // Names, each with a schema.
+                (
+                    "properties" | "patternProperties" | "$defs" | "definitions"
+                    | "dependentSchemas",
+                    Value::Object(named),
+                ) => {
+                    for (name, sub) in named {
+                        let at = format!("{at}/{}", crate::refs::escape(name));
+                        if key == "patternProperties" {
+                            compiles(name, &at)?;
+                        }
+                        stack.push((at, sub));
+                    }
+                }
+                (_, Value::Object(_)) => stack.push((at, value)),
+                (_, Value::Array(items)) => stack.extend(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| (format!("{at}/{i}"), item)),
+                ),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The names `type` may hold.

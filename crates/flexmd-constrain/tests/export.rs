@@ -199,6 +199,41 @@ fn every_change_names_its_place_once() {
     );
 }
 
+/// A `pattern` (or a `patternProperties` name) that flexmd's validator cannot
+/// compile is refused at its place: the answer could not be checked
+/// against it afterwards (found by the fuzzer: `^INV-[5-9]{4nnn}$` went to
+/// OpenAI as it was). A property named `pattern` is a name, not a regex.
+#[test]
+fn a_pattern_that_does_not_compile_is_refused_at_its_place() {
+    let schema = json!({"type": "object", "properties": {
+        "pattern": {"type": "string", "enum": ["(", "["]},
+        "number": {"type": "string", "pattern": "^INV-[5-9]{4nnn}$"}
+    }});
+    let expected = ConstrainError::NotASchema {
+        pointer: "/properties/number/pattern".to_owned(),
+        found: "`^INV-[5-9]{4nnn}$` is not a regular expression flexmd can check".to_owned(),
+    };
+    for provider in Provider::ALL {
+        assert_eq!(
+            export(&schema, provider, "bad").map(|_| ()),
+            Err(expected.clone()),
+            "{provider}"
+        );
+    }
+    assert_eq!(
+        flexmd_constrain::schema_grammar(&schema, flexmd_constrain::GrammarFormat::Gbnf)
+            .map(|_| ()),
+        Err(expected)
+    );
+    let names = json!({"type": "object", "patternProperties": {"^a(": {"type": "string"}}});
+    assert_eq!(
+        export(&names, Provider::Gemini, "bad").map_err(|e| e.to_string()),
+        Err("not a schema at `/patternProperties/^a(`: `^a(` is not a regular expression flexmd can check".to_owned())
+    );
+    let fine = json!({"type": "object", "properties": {"pattern": {"type": "string", "pattern": "^[a-z]+$"}}});
+    assert!(export(&fine, Provider::OpenAi, "fine").is_ok());
+}
+
 /// A `type` that names no JSON type, or any keyword of the wrong shape, is
 /// not a schema: refused at its place, never passed on to the provider or
 /// into a grammar (found by the fuzzer: `"type": "object\": \"object"` and
