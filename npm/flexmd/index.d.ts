@@ -232,7 +232,7 @@ export interface FoundJson {
   lang?: string;
   method: "strict" | "json5" | "repaired";
   repairs: Repair[];
-  pick?: "whole_text" | "last_complete_fence" | "last_fence" | "prose" | "reasoning";
+  pick?: "whole_text" | "after_label" | "last_complete_fence" | "last_fence" | "prose" | "reasoning";
   in_reasoning?: boolean;
 }
 

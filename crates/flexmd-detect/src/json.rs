@@ -474,8 +474,13 @@ pub enum Pick {
     LastCompleteFence,
     /// No fence holds a complete value: the last one.
     LastFence,
-    /// The first object or array in the prose.
+    /// The last complete object or array in the prose (a draft followed by
+    /// its correction gives the correction); else the last one.
     Prose,
+    /// The first complete value after the last label that marks a final
+    /// value (`Final answer:`, `Corrected:`, `Here is the final JSON`, `no
+    /// wait`), before any other rule: a fence or a value in the prose.
+    AfterLabel,
     /// Nothing outside reasoning blocks: the value inside one.
     Reasoning,
 }
@@ -537,16 +542,19 @@ pub fn not_json(text: &str) -> Option<NotJson> {
 /// Outside them, in this order:
 /// 1. the whole text, when it is one value (strict, or repaired when it
 ///    starts like JSON: a bracket, a quote, an escaped quote, a call);
-/// 2. the last complete value among the fences labeled as JSON (a draft
+/// 2. the first complete value, in a fence or in the prose, after the last
+///    label that marks a final value (`Final answer:`, `Corrected:`, `Here
+///    is the final JSON`, `no wait`, `Actually,`);
+/// 3. the last complete value among the fences labeled as JSON (a draft
 ///    fence followed by a final one gives the final one), one-line fences
 ///    (`` ```json {...}``` `` in a sentence) included; else the last one;
-/// 3. the same among unlabeled and JavaScript fences;
-/// 4. the first object or array in the prose that holds something (a
-///    member; an element that is a string, array or object) and looks like
-///    data (a quote, colon or comma in it; with nothing quoted, no spaces in
-///    its strings), so `[1]`, `[citation needed]`, `{braces}` or
-///    `{k: v for k in ks}` in a sentence are not taken for JSON; else the
-///    first empty object.
+/// 4. the same among unlabeled and JavaScript fences;
+/// 5. the same among the objects and arrays in the prose that hold
+///    something (a member; an element that is a string, array or object)
+///    and look like data (a quote, colon or comma in it; with nothing
+///    quoted, no spaces in its strings), so `[1]`, `[citation needed]`,
+///    `{braces}` or `{k: v for k in ks}` in a sentence are not taken for
+///    JSON; else the first empty object.
 ///
 /// [`FoundJson::pick`] says which rule chose the value. A value of more
 /// than [`MAX_JSON_VALUES`] values is read up to that bound and carries a
@@ -568,6 +576,10 @@ pub fn not_json(text: &str) -> Option<NotJson> {
 /// assert_eq!(find_json(opened_by_the_template).unwrap().value, json!({"n": 2}));
 ///
 /// assert!(find_json("Use {braces} for [citation needed] [1].").is_none());
+///
+/// let corrected = "Draft: {\"n\": 1}\nNo wait, the final answer: {\"n\": 2}. (Was {\"n\": 1}.)";
+/// let found = find_json(corrected).unwrap();
+/// assert_eq!((found.value, found.pick), (json!({"n": 2}), Some(Pick::AfterLabel)));
 /// ```
 pub fn find_json(text: &str) -> Option<FoundJson> {
     let reasoning = reasoning_blocks(text);
@@ -602,6 +614,16 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
     }
     let fences = fences(text);
     let inline = inline_fences(text, &fences);
+    let regions = prose_regions(text, &fences, &inline);
+    let mut left = MAX_JSON_VALUES;
+    let prose: Vec<FoundJson> = regions
+        .iter()
+        .flat_map(|&(start, end)| prose_values(text, start, end, None, &mut left))
+        .filter(|p| outside(p))
+        .collect();
+    if let Some(found) = after_label(text, &fences, &inline, &regions, &prose, &outside) {
+        return Some(found);
+    }
     for tier in [JsonSource::JsonFence, JsonSource::CodeFence] {
         // The fences of this tier, block and one-line, last first: the first
         // complete value wins; the last value when none is complete.
@@ -645,24 +667,137 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
             return last;
         }
     }
-    let regions = prose_regions(text, &fences, &inline);
-    let prose = regions
-        .iter()
-        .find_map(|&(start, end)| {
-            prose_values(text, start, end, Some(&outside), &mut { MAX_JSON_VALUES })
-                .into_iter()
-                .next()
-        })
+    // The last complete value in the prose (a draft then its correction
+    // gives the correction, as fences do); else the last one.
+    let mut prose = prose;
+    let last_complete = prose.iter().rposition(|p| !truncated(p));
+    let chosen = match last_complete {
+        Some(i) => Some(prose.swap_remove(i)),
+        None => prose.pop(),
+    };
+    chosen
         .or_else(|| {
             regions
                 .iter()
                 .filter_map(|&(start, end)| first_object(text, start, end))
                 .find(outside)
-        });
-    prose.map(|mut p| {
-        p.pick = Some(Pick::Prose);
-        p
-    })
+        })
+        .map(|mut p| {
+            p.pick = Some(Pick::Prose);
+            p
+        })
+}
+
+/// Whether the end of the input cut the value off (a truncation repair).
+fn truncated(found: &FoundJson) -> bool {
+    found.repairs.iter().any(|r| r.kind.is_truncation())
+}
+
+/// Phrases that mark the value after them as the final one, superseding
+/// drafts before it (matched in any case, at the start of a word, in the
+/// prose outside values).
+const FINAL_LABELS: [&str; 27] = [
+    "final answer",
+    "final json",
+    "final output",
+    "final result",
+    "final response",
+    "final version",
+    "final object",
+    "final value",
+    "final data",
+    "final:",
+    "corrected",
+    "correction:",
+    "revised",
+    "updated:",
+    "updated json",
+    "updated version",
+    "fixed:",
+    "fixed json",
+    "fixed version",
+    "no wait",
+    "no, wait",
+    "wait, ",
+    "oops",
+    "actually,",
+    "let me fix",
+    "let me correct",
+    "on second thought",
+];
+
+/// The end of the last final-value label ([`FINAL_LABELS`]) in the prose
+/// `regions`, outside the prose `values` (sorted, not overlapping).
+fn last_label(text: &str, regions: &[(usize, usize)], values: &[FoundJson]) -> Option<usize> {
+    let lower = text.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let mut last = None;
+    for &(start, end) in regions {
+        let Some(region) = lower.get(start..end) else {
+            continue;
+        };
+        for label in FINAL_LABELS {
+            for (i, _) in region.match_indices(label) {
+                let at = start + i;
+                let word_start = at
+                    .checked_sub(1)
+                    .and_then(|b| bytes.get(b))
+                    .is_none_or(|b| !b.is_ascii_alphanumeric());
+                // The value that starts last at or before `at` is the only
+                // one that may cover it.
+                let before = values.partition_point(|v| v.start <= at);
+                let inside = before
+                    .checked_sub(1)
+                    .and_then(|i| values.get(i))
+                    .is_some_and(|v| at < v.end);
+                if word_start && !inside {
+                    last = last.max(Some(at + label.len()));
+                }
+            }
+        }
+    }
+    last
+}
+
+/// The value after the last final-value label (`Final answer:`,
+/// `Corrected:`, `no wait`), when a complete one follows it: the first
+/// among the fences and the prose after the label.
+fn after_label(
+    text: &str,
+    fences: &[Fence],
+    inline: &[InlineFence],
+    regions: &[(usize, usize)],
+    prose: &[FoundJson],
+    outside: &dyn Fn(&FoundJson) -> bool,
+) -> Option<FoundJson> {
+    let label = last_label(text, regions, prose)?;
+    let mut after: Vec<(FoundJson, bool)> = Vec::new();
+    for fence in fences.iter().filter(|f| f.start >= label) {
+        let Some(tier) = fence_source(fence) else {
+            continue;
+        };
+        if let Some(value) = fence_values(fence, tier, &mut { MAX_JSON_VALUES })
+            .into_iter()
+            .next()
+        {
+            after.push((value, fence.closed));
+        }
+    }
+    for fence in inline.iter().filter(|f| f.start >= label) {
+        after.extend(inline_value(text, fence, &mut { MAX_JSON_VALUES }).map(|v| (v, true)));
+    }
+    after.extend(
+        prose
+            .iter()
+            .filter(|p| p.start >= label)
+            .map(|p| (p.clone(), true)),
+    );
+    // A value cut off by the end of the answer is no final value: the
+    // other rules choose then.
+    after.retain(|(v, closed)| *closed && !truncated(v) && outside(v));
+    let (mut value, _) = after.into_iter().min_by_key(|(v, _)| v.start)?;
+    value.pick = Some(Pick::AfterLabel);
+    Some(value)
 }
 
 /// Every JSON value in `text`, in document order: each value in a JSON or

@@ -299,7 +299,8 @@ impl StreamingJson {
                 }
                 continue;
             }
-            let start = match self.scan.seek(&self.text, self.tier.is_none()) {
+            let prose = self.tier.is_none_or(|t| t == Tier::Prose);
+            let start = match self.scan.seek(&self.text, prose) {
                 None => break,
                 Some(Seek::Start(start)) => start,
                 Some(Seek::Restart) => {
@@ -442,10 +443,10 @@ enum Tier {
 
 impl Tier {
     /// Whether a value from `self` replaces one from `current`: a later
-    /// fence of the same kind (the last complete fence wins), or a better
-    /// kind; a later value in prose never does (the first one wins).
+    /// value of the same kind (the last complete fence, or value in the
+    /// prose, wins), or a better kind.
     fn replaces(self, current: Tier) -> bool {
-        self > current || (self == current && self != Tier::Prose)
+        self >= current
     }
 }
 
@@ -1578,14 +1579,14 @@ mod tests {
         assert!(update.restarted);
         assert_eq!(stream.value(), Some(&json!({"n": 2})));
         let mut stream = StreamingJson::new();
-        stream.push("<think>a</think>\n{\"n\": 1}\n</think>\n{\"n\": 2}");
+        stream.push("<think>a</think>\n{\"n\": 1}\n</think>\n");
         assert_eq!(
             stream.value(),
             Some(&json!({"n": 1})),
             "a second closing tag"
         );
-        let end = stream.finish();
-        assert_eq!(end.found.unwrap().value, json!({"n": 1}));
+        let end = stream.finish().found.unwrap();
+        assert_eq!((end.value, end.in_reasoning), (json!({"n": 1}), false));
     }
 
     #[test]

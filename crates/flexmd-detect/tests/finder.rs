@@ -189,7 +189,7 @@ fn json_only_in_reasoning_is_used_and_flagged() {
 
 #[test]
 fn the_last_complete_fence_wins() {
-    let text = "Draft:\n```json\n{\"v\": 1}\n```\nFixed:\n```json\n{\"v\": 2}\n```\n";
+    let text = "Draft:\n```json\n{\"v\": 1}\n```\nAgain:\n```json\n{\"v\": 2}\n```\n";
     let found = find_json(text).unwrap();
     assert_eq!(
         (found.value, found.pick),
