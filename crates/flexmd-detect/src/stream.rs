@@ -222,6 +222,9 @@ pub struct StreamingJson {
     /// The source of the value being shown (a later value replaces it only
     /// from a fence [`find_json`] prefers).
     tier: Option<Tier>,
+    /// Whether the value being shown has closed: only then may a later
+    /// value in the prose replace it (a draft, then its correction).
+    closed: bool,
 }
 
 impl Default for StreamingJson {
@@ -238,6 +241,7 @@ impl StreamingJson {
             scan: Scanner::default(),
             parser: None,
             tier: None,
+            closed: false,
         }
     }
 
@@ -291,15 +295,17 @@ impl StreamingJson {
                         let piece = self.text.get(from..to).unwrap_or_default();
                         match parser.feed(piece) {
                             Fed::More => self.scan.fed(&self.text, to),
-                            Fed::Complete(used) | Fed::Stalled(used) => {
+                            Fed::Complete(used) => {
+                                self.closed = true;
                                 self.scan.left_value(from + used);
                             }
+                            Fed::Stalled(used) => self.scan.left_value(from + used),
                         }
                     }
                 }
                 continue;
             }
-            let prose = self.tier.is_none_or(|t| t == Tier::Prose);
+            let prose = self.tier.is_none_or(|t| t == Tier::Prose && self.closed);
             let start = match self.scan.seek(&self.text, prose) {
                 None => break,
                 Some(Seek::Start(start)) => start,
@@ -313,6 +319,7 @@ impl StreamingJson {
                         };
                     }
                     self.tier = None;
+                    self.closed = false;
                     continue;
                 }
             };
@@ -336,6 +343,7 @@ impl StreamingJson {
                 ..Parser::default()
             });
             self.tier = Some(start.tier);
+            self.closed = false;
             self.scan.enter(start);
         }
         if let Some(parser) = self.parser.as_mut() {
@@ -444,7 +452,8 @@ enum Tier {
 impl Tier {
     /// Whether a value from `self` replaces one from `current`: a later
     /// value of the same kind (the last complete fence, or value in the
-    /// prose, wins), or a better kind.
+    /// prose, wins; a value in the prose is looked for only once the one
+    /// shown has closed), or a better kind.
     fn replaces(self, current: Tier) -> bool {
         self >= current
     }

@@ -40,7 +40,8 @@ def test_loads_refuses_to_return_part_of_a_huge_value() -> None:
 
 def test_find_json_modes() -> None:
     text = 'first {"a": 1} then {"b": 2}'
-    assert flexmd.find_json(text) == {"a": 1}
+    # The last complete value in the prose, as with fences.
+    assert flexmd.find_json(text) == {"b": 2}
     assert flexmd.find_json(text, all=True) == [{"a": 1}, {"b": 2}]
     found = flexmd.find_json('x {"a": 1,} y', repairs=True)
     assert (found["value"], found["method"], found["repairs"]) == ({"a": 1}, "json5", [])
