@@ -556,7 +556,9 @@ pub fn not_json(text: &str) -> Option<NotJson> {
 ///    `{braces}` or `{k: v for k in ks}` in a sentence are not taken for
 ///    JSON; else the first empty object.
 ///
-/// [`FoundJson::pick`] says which rule chose the value. A value of more
+/// JSON Lines (two or more objects, or arrays, each alone on its line) are
+/// read as one array of the records, with a [`RepairKind::JsonLines`]
+/// repair. [`FoundJson::pick`] says which rule chose the value. A value of more
 /// than [`MAX_JSON_VALUES`] values is read up to that bound and carries a
 /// [`RepairKind::ValueLimit`] repair.
 ///
@@ -642,12 +644,15 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
         let mut last = None;
         for (_, block, one_line) in spans {
             let (value, closed) = match (block, one_line) {
-                (Some(f), _) => (
-                    fence_values(f, tier, &mut { MAX_JSON_VALUES })
-                        .into_iter()
-                        .next(),
-                    f.closed,
-                ),
+                (Some(f), _) => {
+                    // Records one per line are JSON Lines: all of them.
+                    let values = fence_values(f, tier, &mut { MAX_JSON_VALUES });
+                    let value = match json_lines(text, &values) {
+                        Some(records) => Some(records),
+                        None => values.into_iter().next(),
+                    };
+                    (value, f.closed)
+                }
                 (None, Some(f)) => (inline_value(text, f, &mut { MAX_JSON_VALUES }), true),
                 (None, None) => (None, false),
             };
@@ -668,14 +673,17 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
         }
     }
     // The last complete value in the prose (a draft then its correction
-    // gives the correction, as fences do); else the last one.
-    let mut prose = prose;
-    let last_complete = prose.iter().rposition(|p| !truncated(p));
-    let chosen = match last_complete {
-        Some(i) => Some(prose.swap_remove(i)),
-        None => prose.pop(),
-    };
+    // gives the correction, as fences do); else the last one. A value that
+    // is a record of JSON Lines gives all the records of its run.
+    let chosen = prose
+        .iter()
+        .rposition(|p| !truncated(p))
+        .or_else(|| prose.len().checked_sub(1));
     chosen
+        .and_then(|i| {
+            let run = records_around(text, &prose, i);
+            json_lines(text, prose.get(run.clone())?).or_else(|| prose.get(i).cloned())
+        })
         .or_else(|| {
             regions
                 .iter()
@@ -686,6 +694,89 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
             p.pick = Some(Pick::Prose);
             p
         })
+}
+
+/// The run of JSON Lines records around `values[i]`: the values next to
+/// it, each alone on its lines, with nothing but line breaks and blanks
+/// between them (just `i..i + 1` when it is no record).
+fn records_around(text: &str, values: &[FoundJson], i: usize) -> std::ops::Range<usize> {
+    let adjacent = |a: &FoundJson, b: &FoundJson| {
+        alone_on_lines(text, a)
+            && alone_on_lines(text, b)
+            && text
+                .get(a.end..b.start)
+                .is_some_and(|gap| gap.trim().is_empty() && gap.contains('\n'))
+    };
+    let mut start = i;
+    while let (Some(prev), Some(this)) = (
+        start.checked_sub(1).and_then(|p| values.get(p)),
+        values.get(start),
+    ) {
+        if !adjacent(prev, this) {
+            break;
+        }
+        start -= 1;
+    }
+    let mut end = i + 1;
+    while let (Some(this), Some(next)) = (values.get(end - 1), values.get(end)) {
+        if !adjacent(this, next) {
+            break;
+        }
+        end += 1;
+    }
+    start..end
+}
+
+/// Whether a value starts its line and ends its line (blanks aside).
+fn alone_on_lines(text: &str, found: &FoundJson) -> bool {
+    let before = text.get(..found.start).unwrap_or_default();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let after = text.get(found.end..).unwrap_or_default();
+    let line_end = after.find('\n').unwrap_or(after.len());
+    before
+        .get(line_start..)
+        .is_some_and(|b| b.trim().is_empty())
+        && after.get(..line_end).is_some_and(|a| a.trim().is_empty())
+}
+
+/// JSON Lines: two or more records (all objects, or all arrays), each
+/// alone on its lines with only line breaks between them, read as one
+/// array of the records, reported as [`RepairKind::JsonLines`] at the
+/// second. `None` for anything else.
+fn json_lines(text: &str, values: &[FoundJson]) -> Option<FoundJson> {
+    let (first, rest) = values.split_first()?;
+    let second = rest.first()?;
+    let same_kind =
+        values.iter().all(|v| v.value.is_object()) || values.iter().all(|v| v.value.is_array());
+    if !same_kind || records_around(text, values, 0) != (0..values.len()) {
+        return None;
+    }
+    let last = values.last()?;
+    let mut repairs: Vec<Repair> = values
+        .iter()
+        .flat_map(|v| v.repairs.iter().cloned())
+        .collect();
+    repairs.push(Repair {
+        kind: RepairKind::JsonLines,
+        offset: second.start,
+    });
+    repairs.sort_by_key(|r| r.offset);
+    Some(FoundJson {
+        value: Value::Array(values.iter().map(|v| v.value.clone()).collect()),
+        start: first.start,
+        end: last.end,
+        source: first.source,
+        lang: first.lang.clone(),
+        method: JsonMethod::Repaired,
+        repairs,
+        pick: None,
+        in_reasoning: first.in_reasoning,
+    })
+}
+
+/// Whether a value was read from JSON Lines (its records as one array).
+fn is_json_lines(repairs: &[Repair]) -> bool {
+    repairs.iter().any(|r| r.kind == RepairKind::JsonLines)
 }
 
 /// Whether the end of the input cut the value off (a truncation repair).
@@ -855,7 +946,10 @@ fn complement(blocks: &[std::ops::Range<usize>], len: usize) -> Vec<std::ops::Ra
 /// that has none); values that overlap them do not count.
 fn find_all_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Vec<FoundJson> {
     let outside = |f: &FoundJson| !overlaps(f, blocks);
-    if let Some(mut whole) = whole_value(text).filter(outside) {
+    if let Some(mut whole) = whole_value(text)
+        .filter(outside)
+        .filter(|w| !is_json_lines(&w.repairs))
+    {
         whole.pick = None;
         return vec![whole];
     }
@@ -1271,7 +1365,11 @@ fn fence_values(fence: &Fence, source: JsonSource, left: &mut usize) -> Vec<Foun
     if *left == 0 {
         return Vec::new();
     }
-    if let Ok((parsed, counted)) = parse_within(trimmed, Leniency::Repair, *left) {
+    // One value; records of JSON Lines are listed one by one (find_json
+    // reads them as one array).
+    if let Ok((parsed, counted)) = parse_within(trimmed, Leniency::Repair, *left)
+        && !is_json_lines(&parsed.repairs)
+    {
         spend(left, &parsed, counted);
         return vec![in_text(found_at(lead, lead + trimmed.len(), parsed))];
     }

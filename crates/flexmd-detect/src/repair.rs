@@ -618,6 +618,9 @@ impl<'a> Parser<'a> {
     /// What models add after the root value (see [`parse_lenient`]).
     fn after_root(&mut self, mut value: Value) -> Result<Value, Failure> {
         let mut values: Option<Vec<Value>> = None;
+        // Whether the values after the root are JSON Lines records (on
+        // lines of their own) rather than comma-separated.
+        let mut lines = false;
         loop {
             let before = self.pos;
             self.skip_blank();
@@ -640,7 +643,36 @@ impl<'a> Parser<'a> {
                     self.repair(RepairKind::ExtraBracket, self.pos);
                     self.pos += 1;
                 }
-                ',' => {
+                '{' | '['
+                    if (values.is_none() || lines)
+                        && (value.is_object() == (c == '{'))
+                        && (value.is_object() || value.is_array())
+                        && self
+                            .text
+                            .get(before..self.pos)
+                            .is_some_and(|gap| gap.contains('\n')) =>
+                {
+                    // JSON Lines: another record of the same kind on a line
+                    // of its own.
+                    let item_start = self.pos;
+                    match self.value(Context::Top)? {
+                        Step::Value(next) if next.is_object() == value.is_object() => {
+                            if values.is_none() {
+                                self.repair(RepairKind::JsonLines, item_start);
+                                lines = true;
+                            }
+                            values.get_or_insert_with(Vec::new).push(next);
+                        }
+                        Step::Value(_) => {
+                            self.pos = before;
+                            break;
+                        }
+                        Step::Cut => {
+                            self.repair(RepairKind::DroppedIncomplete, item_start);
+                        }
+                    }
+                }
+                ',' if !lines => {
                     let comma = self.pos;
                     self.pos += 1;
                     self.skip_blank();

@@ -121,6 +121,9 @@ repair_kinds! {
     DroppedText = "dropped_text", "left out text between members";
     /// Several root values separated by commas, read as one array.
     MultipleValues = "multiple_values", "read several comma-separated values as an array";
+    /// JSON Lines: objects (or arrays) one per line, read as an array of
+    /// them (at the second record).
+    JsonLines = "json_lines", "read JSON Lines (one value per line) as an array";
     /// The input ends inside a string: the string is closed there.
     UnclosedString = "unclosed_string", "closed a string cut off by the end of the input";
     /// The input ends inside an array: it is closed there.
@@ -176,6 +179,6 @@ mod tests {
         for &kind in RepairKind::ALL {
             assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.name()));
         }
-        assert_eq!(RepairKind::ALL.len(), 35);
+        assert_eq!(RepairKind::ALL.len(), 36);
     }
 }

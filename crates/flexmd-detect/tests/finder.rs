@@ -102,6 +102,12 @@ fn examples() -> Vec<(RepairKind, &'static str, Value, &'static str)> {
             json!([{"a": 1}, {"b": 2}]),
             ", {",
         ),
+        (
+            JsonLines,
+            "{\"a\": 1}\n{\"b\": 2}\n",
+            json!([{"a": 1}, {"b": 2}]),
+            "{\"b\"",
+        ),
         (UnclosedString, "[\"ab", json!(["ab"]), ""),
         (UnclosedArray, "[1, 2", json!([1, 2]), ""),
         (UnclosedObject, "{\"a\": 1", json!({"a": 1}), ""),

@@ -1,7 +1,9 @@
 //! Realistic model outputs: every JSON value found, with spans and repairs.
 //!
 //! Each `tests/fixtures/json/*.md` sits beside a `.json` holding `best` (the
-//! index in `found` of what `find_json` returns, or null) and `found` (what
+//! index in `found` of what `find_json` returns, `{"json_lines": [indices]}`
+//! when it returns the records of JSON Lines as one array, or null) and
+//! `found` (what
 //! `find_all_json` returns, with the text each span covers). Re-bless with
 //! `FLEXMD_BLESS=1 cargo test -p flexmd-detect --test fixtures` and review.
 
@@ -14,16 +16,29 @@
 
 use std::path::Path;
 
-use flexmd_detect::{find_all_json, find_json};
+use flexmd_detect::{RepairKind, find_all_json, find_json};
 use serde_json::{Value, json};
 
 fn render(text: &str) -> String {
     let all = find_all_json(text);
     let best = find_json(text).map(|mut b| {
         b.pick = None;
-        all.iter()
-            .position(|f| *f == b)
-            .unwrap_or_else(|| panic!("find_json found {b:?}, which find_all_json did not"))
+        if b.repairs.iter().any(|r| r.kind == RepairKind::JsonLines) {
+            // JSON Lines: find_all_json lists each record.
+            let records: Vec<usize> = (0..all.len())
+                .filter(|&i| b.start <= all[i].start && all[i].end <= b.end)
+                .collect();
+            assert_eq!(
+                Value::Array(records.iter().map(|&i| all[i].value.clone()).collect()),
+                b.value
+            );
+            return json!({"json_lines": records});
+        }
+        json!(
+            all.iter()
+                .position(|f| *f == b)
+                .unwrap_or_else(|| panic!("find_json found {b:?}, which find_all_json did not"))
+        )
     });
     let found: Vec<Value> = all
         .iter()
