@@ -558,7 +558,8 @@ pub fn not_json(text: &str) -> Option<NotJson> {
 ///
 /// JSON Lines (two or more objects, or arrays, each alone on its line) are
 /// read as one array of the records, with a [`RepairKind::JsonLines`]
-/// repair. [`FoundJson::pick`] says which rule chose the value. A value of more
+/// repair; a value found that is a string holding a whole JSON document is
+/// that document ([`RepairKind::DoubleEncoded`]). [`FoundJson::pick`] says which rule chose the value. A value of more
 /// than [`MAX_JSON_VALUES`] values is read up to that bound and carries a
 /// [`RepairKind::ValueLimit`] repair.
 ///
@@ -586,17 +587,42 @@ pub fn not_json(text: &str) -> Option<NotJson> {
 pub fn find_json(text: &str) -> Option<FoundJson> {
     let reasoning = reasoning_blocks(text);
     if reasoning.is_empty() {
-        return find_in(text, &[]);
+        return find_in(text, &[]).map(decoded);
     }
     if let Some(found) = find_in(&blank_out(text, &reasoning), &reasoning) {
-        return Some(found);
+        return Some(decoded(found));
     }
     // Only reasoning holds JSON: read it by the same rules.
     let outside = complement(&reasoning, text.len());
     let mut found = find_in(&blank_out(text, &outside), &outside)?;
     found.pick = Some(Pick::Reasoning);
     found.in_reasoning = true;
-    Some(found)
+    Some(decoded(found))
+}
+
+/// A found string that holds a whole JSON document (an object or array, as
+/// strict JSON or JSON5: double-encoded tool arguments) as that document,
+/// reported as [`RepairKind::DoubleEncoded`] at the string; anything else
+/// as it is.
+fn decoded(mut found: FoundJson) -> FoundJson {
+    let Value::String(inner) = &found.value else {
+        return found;
+    };
+    let inner = inner.trim();
+    let bracketed = (inner.starts_with('{') && inner.ends_with('}'))
+        || (inner.starts_with('[') && inner.ends_with(']'));
+    if !bracketed {
+        return found;
+    }
+    if let Ok(document) = parse_json(inner, Leniency::Json5) {
+        found.value = document.value;
+        found.method = JsonMethod::Repaired;
+        found.repairs.push(Repair {
+            kind: RepairKind::DoubleEncoded,
+            offset: found.start,
+        });
+    }
+    found
 }
 
 /// Whether a value overlaps one of the reasoning blocks (it was read from
@@ -912,7 +938,7 @@ fn after_label(
 pub fn find_all_json(text: &str) -> Vec<FoundJson> {
     let reasoning = reasoning_blocks(text);
     if reasoning.is_empty() {
-        return find_all_in(text, &[]);
+        return find_all_in(text, &[]).into_iter().map(decoded).collect();
     }
     // Outside reasoning and inside it, each read with the other blanked
     // out, as find_json reads them.
@@ -927,7 +953,7 @@ pub fn find_all_json(text: &str) -> Vec<FoundJson> {
             }),
     );
     found.sort_by_key(|f| f.start);
-    found
+    found.into_iter().map(decoded).collect()
 }
 
 /// The ranges of `0..len` outside `blocks` (sorted, not overlapping).

@@ -82,6 +82,9 @@ repair_kinds! {
     /// A whole answer written as an escaped string (`{\"a\": 1}`), read
     /// unescaped.
     EscapedJson = "escaped_json", "read an escaped answer unescaped";
+    /// A JSON string holding a whole JSON document (double-encoded tool
+    /// arguments, `"{\"a\": 1}"`): the document is read (at the string).
+    DoubleEncoded = "double_encoded", "read a JSON string holding a JSON document as the document";
     /// A comma inserted between two members or elements.
     MissingComma = "missing_comma", "inserted a missing comma";
     /// A colon inserted between a key and its value.
@@ -179,6 +182,6 @@ mod tests {
         for &kind in RepairKind::ALL {
             assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.name()));
         }
-        assert_eq!(RepairKind::ALL.len(), 36);
+        assert_eq!(RepairKind::ALL.len(), 37);
     }
 }
