@@ -1168,6 +1168,9 @@ impl<'a> Parser<'a> {
             normal.push_str(rest.get(i..j + exp_len).unwrap_or_default());
             i = j + exp_len;
         }
+        if formatted(rest, i, context) {
+            return self.unquoted(context, start, RepairKind::FormattedNumber);
+        }
         if leading_zero || !ends_number(rest.get(i..).unwrap_or_default()) {
             return self.not_a_number(start, start + i, context);
         }
@@ -1484,6 +1487,89 @@ fn hex_digit(d: u8) -> u8 {
         b'A'..=b'F' => d - b'A' + 10,
         _ => 0,
     }
+}
+
+/// Whether the number that `rest` starts with (`len` bytes of it) goes on
+/// as a number with formatting JSON has no place for, in a container:
+/// - a unit after a space (`5 km`, `21.5 °C`, `12 USD`), unless the word
+///   is the next member's key (`1 b: 2`, a missing comma);
+/// - in a member's value, digit groups of three after commas (`1,250,000`)
+///   that end the value or carry a unit;
+/// - in a member's value, groups of digits after spaces: a leading `+`
+///   (`+1 415 555 0100`), or two groups or more (`415 555 0100`).
+fn formatted(rest: &str, len: usize, context: Context) -> bool {
+    if !matches!(context, Context::Member | Context::Element) {
+        return false;
+    }
+    let after = rest.get(len..).unwrap_or_default();
+    let spaced = after.trim_start_matches([' ', '\t']);
+    let unit_start = |text: &str| {
+        text.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || "%°‰€$£¥₹µ".contains(c))
+    };
+    // A unit is one word that ends the value (`c 3` after a number is a
+    // key missing its colon).
+    let unit = |text: &str| {
+        let word = text
+            .find(|c: char| c.is_whitespace() || matches!(c, ',' | '}' | ']' | '"'))
+            .unwrap_or(text.len());
+        let next = text
+            .get(word..)
+            .unwrap_or_default()
+            .trim_start_matches([' ', '\t']);
+        unit_start(text)
+            && !member_start(text)
+            && !text.starts_with("//")
+            && (next.is_empty() || next.starts_with([',', '}', ']', '\n', '\r']))
+    };
+    if spaced.len() < after.len() && unit(spaced) {
+        return true;
+    }
+    if context != Context::Member {
+        return false;
+    }
+    // `1,250,000`: groups of exactly three digits after the first one to
+    // three, then the end of the value or a unit.
+    let bytes = after.as_bytes();
+    let int_digits = rest
+        .bytes()
+        .skip_while(|b| matches!(b, b'+' | b'-'))
+        .take_while(u8::is_ascii_digit)
+        .count();
+    let mut at = 0;
+    let mut groups = 0;
+    while bytes.get(at) == Some(&b',') && digit_run(bytes.get(at + 1..).unwrap_or_default()) == 3 {
+        at += 4;
+        groups += 1;
+    }
+    if groups > 0
+        && (1..=3).contains(&int_digits)
+        && len == int_digits + usize::from(rest.starts_with(['+', '-']))
+    {
+        let tail = after.get(at..).unwrap_or_default();
+        let spaced_tail = tail.trim_start_matches([' ', '\t']);
+        let ends = tail.is_empty()
+            || tail.starts_with(['}', '\n', '\r'])
+            || (tail.starts_with(',')
+                && member_start(after_blank(tail.get(1..).unwrap_or_default())))
+            || tail.starts_with('.') && digit_run(tail.as_bytes().get(1..).unwrap_or_default()) > 0;
+        if ends || (spaced_tail.len() < tail.len() && unit(spaced_tail)) {
+            return true;
+        }
+    }
+    // Digit groups after single spaces: a phone number.
+    let mut groups = 0;
+    let mut at = 0;
+    while bytes.get(at) == Some(&b' ') {
+        let run = digit_run(bytes.get(at + 1..).unwrap_or_default());
+        if run == 0 {
+            break;
+        }
+        at += 1 + run;
+        groups += 1;
+    }
+    groups >= 2 || (groups == 1 && rest.starts_with('+'))
 }
 
 fn digit_run(bytes: &[u8]) -> usize {

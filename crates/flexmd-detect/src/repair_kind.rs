@@ -112,6 +112,10 @@ repair_kinds! {
     /// Something number-like that is no number (`1.2.3`, `10-20`, a date, a
     /// UUID, `007`), read as a string.
     NumberAsString = "number_as_string", "read a malformed number as a string";
+    /// A number written with a unit, digit grouping or spacing that JSON
+    /// numbers cannot hold (`5 km`, `1,250,000 USD`, `+1 415 555 0100`),
+    /// read as a string.
+    FormattedNumber = "formatted_number", "read a number with a unit or formatting as a string";
     /// Digit separators in a number (`1_000`), left out.
     DigitSeparator = "digit_separator", "left out digit separators in a number";
     /// A `#` comment, left out.
@@ -182,6 +186,6 @@ mod tests {
         for &kind in RepairKind::ALL {
             assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.name()));
         }
-        assert_eq!(RepairKind::ALL.len(), 37);
+        assert_eq!(RepairKind::ALL.len(), 38);
     }
 }

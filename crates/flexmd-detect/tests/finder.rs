@@ -77,6 +77,12 @@ fn examples() -> Vec<(RepairKind, &'static str, Value, &'static str)> {
             json!({"v": "1.2.3"}),
             "1.2.3",
         ),
+        (
+            FormattedNumber,
+            "{\"d\": 5 km, \"p\": 1,250,000 USD, \"t\": +1 415 555 0100}",
+            json!({"d": "5 km", "p": "1,250,000 USD", "t": "+1 415 555 0100"}),
+            "5 km",
+        ),
         (DigitSeparator, "[1_000]", json!([1000]), "1_000"),
         (
             HashComment,
