@@ -254,7 +254,17 @@ impl<'a> Parser<'a> {
             self.text = self.text.get(..self.pos).unwrap_or(self.text);
             return Ok(Step::Cut);
         }
+        let c = match string_prefix_len(self.rest()) {
+            Some(len) => {
+                // `u'text'`: Python 2's unicode strings, bytes, raw strings.
+                self.repair(RepairKind::StringPrefix, self.pos);
+                self.pos += len;
+                self.peek().unwrap_or(c)
+            }
+            None => c,
+        };
         let step = match c {
+            '`' if !self.rest().starts_with("```") => self.backtick_string(),
             '{' => self.object(None)?,
             '[' => self.array(b'[')?,
             '(' => {
@@ -272,6 +282,27 @@ impl<'a> Parser<'a> {
                 Ok(Step::Value(Value::String(self.concatenation(s)?)))
             }
             step => Ok(step),
+        }
+    }
+
+    /// `` `text` ``: a JavaScript template string, read as written up to
+    /// the next backtick (line breaks kept); the end of the input closes it.
+    fn backtick_string(&mut self) -> Step {
+        let start = self.pos;
+        self.repair(RepairKind::BacktickString, start);
+        let body = self.rest().get(1..).unwrap_or_default();
+        match body.find('`') {
+            Some(end) => {
+                self.pos += 1 + end + 1;
+                Step::Value(Value::String(
+                    body.get(..end).unwrap_or_default().to_owned(),
+                ))
+            }
+            None => {
+                self.repair(RepairKind::UnclosedString, self.text.len());
+                self.pos = self.text.len();
+                Step::Value(Value::String(body.to_owned()))
+            }
         }
     }
 
@@ -418,6 +449,10 @@ impl<'a> Parser<'a> {
     /// A key: quoted, or a run of key characters. `None` when the input
     /// ends inside it.
     fn key(&mut self) -> Result<Option<String>, Failure> {
+        if let Some(len) = string_prefix_len(self.rest()) {
+            self.repair(RepairKind::StringPrefix, self.pos);
+            self.pos += len;
+        }
         let Some(c) = self.peek() else {
             return Ok(None);
         };
@@ -851,6 +886,21 @@ impl<'a> Parser<'a> {
             return Some(Step::Value(Value::String(
                 body.get(..end).unwrap_or_default().to_owned(),
             )));
+        }
+        if context == Context::Key {
+            // `""home": …`: a doubled quote opening a key.
+            let word = after_two.find(|c: char| !is_key_char(c)).unwrap_or(0);
+            let after_word = after_two.get(word..).unwrap_or_default();
+            if word > 0
+                && after_word.starts_with(open)
+                && after_blank(after_word.get(1..).unwrap_or_default()).starts_with(':')
+            {
+                self.repair(RepairKind::DoubledQuotes, open_at);
+                self.pos += 1 + word + 1;
+                return Some(Step::Value(Value::String(
+                    after_two.get(..word).unwrap_or_default().to_owned(),
+                )));
+            }
         }
         let next = after_blank(after_two).chars().next();
         let empty = match next {
@@ -1570,6 +1620,25 @@ fn formatted(rest: &str, len: usize, context: Context) -> bool {
         groups += 1;
     }
     groups >= 2 || (groups == 1 && rest.starts_with('+'))
+}
+
+/// The length of a Python string prefix (`u`, `b`, `r`, `rb`, `br`, any
+/// case) right before a quote at the start of `rest`.
+fn string_prefix_len(rest: &str) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    let letters = bytes
+        .iter()
+        .take(3)
+        .take_while(|b| matches!(b.to_ascii_lowercase(), b'u' | b'b' | b'r'))
+        .count();
+    let prefix = rest.get(..letters)?.to_ascii_lowercase();
+    let known = matches!(prefix.as_str(), "u" | "b" | "r" | "rb" | "br");
+    let quote = *bytes.get(letters).filter(|q| matches!(q, b'\'' | b'"'))?;
+    // The string it opens closes on the same line (`{"a": b"}` is a word
+    // missing its opening quote), within the bounded look-ahead.
+    let line = window(rest.get(letters + 1..)?);
+    let line = line.get(..line.find('\n').unwrap_or(line.len()))?;
+    (known && line.bytes().any(|b| b == quote)).then_some(letters)
 }
 
 fn digit_run(bytes: &[u8]) -> usize {

@@ -77,6 +77,11 @@ repair_kinds! {
     MissingQuote = "missing_quote", "added a missing quote";
     /// A string in doubled or tripled quotes (`""text""`, `"""text"""`).
     DoubledQuotes = "doubled_quotes", "read a string in doubled or tripled quotes";
+    /// A Python string prefix (`u'…'`, `b'…'`, `r'…'`), left out.
+    StringPrefix = "string_prefix", "left out a Python string prefix";
+    /// A JavaScript template string in backticks (`` `ls -la` ``), read as
+    /// a string (line breaks kept).
+    BacktickString = "backtick_string", "read a backtick string as a string";
     /// Strings joined with `+` (`"a" + "b"`), read as one.
     StringConcat = "string_concat", "joined strings concatenated with +";
     /// A whole answer written as an escaped string (`{\"a\": 1}`), read
@@ -186,6 +191,6 @@ mod tests {
         for &kind in RepairKind::ALL {
             assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.name()));
         }
-        assert_eq!(RepairKind::ALL.len(), 38);
+        assert_eq!(RepairKind::ALL.len(), 40);
     }
 }

@@ -83,6 +83,18 @@ fn examples() -> Vec<(RepairKind, &'static str, Value, &'static str)> {
             json!({"d": "5 km", "p": "1,250,000 USD", "t": "+1 415 555 0100"}),
             "5 km",
         ),
+        (
+            StringPrefix,
+            "{u'name': u'Ada'}",
+            json!({"name": "Ada"}),
+            "u'name'",
+        ),
+        (
+            BacktickString,
+            "{\"cmd\": `ls -la`}",
+            json!({"cmd": "ls -la"}),
+            "`ls",
+        ),
         (DigitSeparator, "[1_000]", json!([1000]), "1_000"),
         (
             HashComment,
