@@ -817,6 +817,16 @@ impl<'a> Parser<'a> {
                     if context == Context::Key {
                         return Err(self.fail_at(at, "a key cannot span lines"));
                     }
+                    if context == Context::Member
+                        && open == '"'
+                        && quoted_member_start(after_blank(window(self.rest())), '"')
+                    {
+                        // `"first line\n"next": 2`: the string ran into the
+                        // next member; its closing quote is missing.
+                        self.repair(RepairKind::MissingQuote, at);
+                        self.pos = at;
+                        return Ok(Step::Value(Value::String(out)));
+                    }
                     self.repair(RepairKind::UnescapedNewline, at);
                     out.push(c);
                 }
@@ -858,6 +868,17 @@ impl<'a> Parser<'a> {
                         return Ok(self.key_at_colon(out, &read));
                     }
                     if self.ends_string(context, open, &out, &read) {
+                        return Ok(Step::Value(Value::String(out)));
+                    }
+                    if context == Context::Member
+                        && open == '"'
+                        && read.curly == 0
+                        && read.square == 0
+                        && out.chars().next_back().is_some_and(char::is_alphanumeric)
+                        && key_then_colon(self.rest())
+                    {
+                        // `"Ada"age": 36`: the string ended at this quote,
+                        // and the next key lost its opening quote.
                         return Ok(Step::Value(Value::String(out)));
                     }
                     self.repair(RepairKind::UnescapedQuote, at);
@@ -1620,6 +1641,17 @@ fn formatted(rest: &str, len: usize, context: Context) -> bool {
         groups += 1;
     }
     groups >= 2 || (groups == 1 && rest.starts_with('+'))
+}
+
+/// Whether `text` starts with a key that lost its opening quote: key
+/// characters, a quote, then a colon (`age": 36`).
+fn key_then_colon(text: &str) -> bool {
+    let w = window(text);
+    let word = w.find(|c: char| !is_key_char(c)).unwrap_or(0);
+    let after = w.get(word..).unwrap_or_default();
+    word > 0
+        && after.starts_with('"')
+        && after_blank(after.get(1..).unwrap_or_default()).starts_with(':')
 }
 
 /// The length of a Python string prefix (`u`, `b`, `r`, `rb`, `br`, any

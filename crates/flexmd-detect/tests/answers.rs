@@ -29,10 +29,6 @@ const MISSES: &[&str] = &[
     "template-only-template-type-names",
     "quoted_bracket-unclosed-brace-in-quoted-log",
     "quoted_bracket-smart-quoted-bracket",
-    "string_runs_on-quote-then-key",
-    "string_runs_on-line-break-then-key",
-    "string_runs_on-indented-line-break-then-key",
-    "string_runs_on-quote-then-key-strings",
 ];
 
 /// JSON equality with numbers compared by value and key order ignored.
