@@ -405,9 +405,12 @@ pub enum JsonSource {
     /// `ndjson`, any case).
     JsonFence,
     /// In an unlabeled fence, or one labeled `javascript`, `js`,
-    /// `typescript` or `ts`.
+    /// `typescript` or `ts`; or in a fence of another language whose whole
+    /// content is one object or array written as data (JSON, JSON5, or a
+    /// literal with Python's spellings).
     CodeFence,
-    /// In the text around fences (or inside fences of other languages).
+    /// In the text around fences (never inside a fence of another
+    /// language: CSS rules, shell `{}` or a Python assignment are code).
     Prose,
 }
 
@@ -1363,8 +1366,32 @@ fn fence_source(fence: &Fence) -> Option<JsonSource> {
     match fence.lang_lower().as_str() {
         "json" | "json5" | "jsonc" | "jsonl" | "ndjson" => Some(JsonSource::JsonFence),
         "" | "javascript" | "js" | "typescript" | "ts" => Some(JsonSource::CodeFence),
-        _ => None,
+        // Another language's code (CSS rules, shell `{}`, an assignment, a
+        // YAML mapping) is not JSON, unless the whole content is one value
+        // as written: JSON, JSON5, or a literal with Python's spellings.
+        _ => written_as_data(fence.content.as_str()).then_some(JsonSource::CodeFence),
     }
+}
+
+/// Whether `content` is, as a whole, one object or array written as data:
+/// strict JSON or JSON5, or read with no repair but another language's
+/// spelling of a literal (`True`, `None`, `u'…'`, a tuple, `NaN`).
+fn written_as_data(content: &str) -> bool {
+    let trimmed = content.trim();
+    if !trimmed.starts_with(['{', '[']) {
+        return false;
+    }
+    parse_json(trimmed, Leniency::Repair).is_ok_and(|parsed| {
+        parsed.repairs.iter().all(|r| {
+            matches!(
+                r.kind,
+                RepairKind::PythonLiteral
+                    | RepairKind::StringPrefix
+                    | RepairKind::PythonTuple
+                    | RepairKind::NonFiniteNumber
+            )
+        })
+    })
 }
 
 /// The values in a fence: its whole content as one value; or else values
@@ -1478,9 +1505,9 @@ fn shift(repairs: Vec<Repair>, map: impl Fn(usize) -> usize) -> Vec<Repair> {
 /// The stretches of `text` outside JSON and code fences (one-line fences
 /// included).
 fn prose_regions(text: &str, fences: &[Fence], inline: &[InlineFence]) -> Vec<(usize, usize)> {
+    // Every fence: a fence of another language is code, not prose.
     let mut spans: Vec<(usize, usize)> = fences
         .iter()
-        .filter(|f| fence_source(f).is_some())
         .map(|f| (f.start, f.end))
         .chain(inline.iter().map(|f| (f.start, f.end)))
         .collect();
