@@ -234,6 +234,8 @@ export interface FoundJson {
   repairs: Repair[];
   pick?: "whole_text" | "after_label" | "last_complete_fence" | "last_fence" | "prose" | "reasoning";
   in_reasoning?: boolean;
+  /** An unfilled template (placeholders such as `<number>` or `...` for every value); only `findJson(text, { all: true })` lists one. */
+  template?: boolean;
 }
 
 export interface FindJsonOptions {

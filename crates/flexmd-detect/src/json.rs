@@ -440,6 +440,12 @@ pub struct FoundJson {
     /// not the answer.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub in_reasoning: bool,
+    /// The value is an unfilled template: every value in it is a
+    /// placeholder (`...`, `<number>`, `TODO`, type names such as
+    /// `"string"`). [`find_json`] never returns one; [`find_all_json`] lists
+    /// them with this set.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub template: bool,
 }
 
 impl FoundJson {
@@ -497,20 +503,28 @@ pub struct NotJson {
     pub offset: usize,
     /// What the parser says is wrong there.
     pub error: String,
+    /// The text holds only unfilled templates ([`FoundJson::template`]);
+    /// `offset` is where the first starts.
+    pub template: bool,
 }
 
 impl std::fmt::Display for NotJson {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "no JSON value found: the input is not JSON ({})",
-            self.error
-        )
+        if self.template {
+            write!(f, "no JSON value found: {}", self.error)
+        } else {
+            write!(
+                f,
+                "no JSON value found: the input is not JSON ({})",
+                self.error
+            )
+        }
     }
 }
 
 /// For a text in which [`find_json`] finds nothing: where and why it is not
-/// JSON, when it looks like JSON; `None` for prose.
+/// JSON, when it looks like JSON or holds only unfilled templates; `None`
+/// for prose.
 ///
 /// ```
 /// use flexmd_detect::not_json;
@@ -521,8 +535,20 @@ impl std::fmt::Display for NotJson {
 /// );
 /// assert_eq!(why.offset, 3);
 /// assert!(not_json("no braces here").is_none());
+/// let template = not_json("Answer as {\"score\": <number>, \"why\": \"...\"}").unwrap();
+/// assert!(template.template);
+/// assert_eq!(template.offset, 10);
+/// assert!(template.to_string().starts_with("no JSON value found: only a template was seen"));
 /// ```
 pub fn not_json(text: &str) -> Option<NotJson> {
+    let found = find_all_json(text);
+    if let Some(first) = found.first().filter(|_| found.iter().all(|f| f.template)) {
+        return Some(NotJson {
+            offset: first.start,
+            error: "only a template was seen: placeholders such as `<number>`, `...` or `TODO` stand for its values".to_owned(),
+            template: true,
+        });
+    }
     let trimmed = text.trim_start();
     if !trimmed.starts_with(['{', '[']) {
         return None;
@@ -531,6 +557,7 @@ pub fn not_json(text: &str) -> Option<NotJson> {
     Some(NotJson {
         offset: text.len() - trimmed.len() + e.offset(),
         error: e.to_string(),
+        template: false,
     })
 }
 
@@ -559,6 +586,10 @@ pub fn not_json(text: &str) -> Option<NotJson> {
 ///    `{braces}` or `{k: v for k in ks}` in a sentence are not taken for
 ///    JSON; else the first empty object.
 ///
+/// An unfilled template — every value a placeholder (`...`, `<number>`,
+/// `TODO`, type names such as `"string"`) — is no answer: a real value
+/// elsewhere wins, and with only templates there is none ([`not_json`]
+/// says a template was seen).
 /// JSON Lines (two or more objects, or arrays, each alone on its line) are
 /// read as one array of the records, with a [`RepairKind::JsonLines`]
 /// repair; a value found that is a string holding a whole JSON document is
@@ -639,7 +670,8 @@ fn overlaps(found: &FoundJson, blocks: &[std::ops::Range<usize>]) -> bool {
 /// [`find_json`] on a text whose reasoning `blocks` are blanked out; values
 /// that overlap them do not count.
 fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
-    let outside = |f: &FoundJson| !overlaps(f, blocks);
+    // A template (placeholders for values) is no answer, wherever it is.
+    let outside = |f: &FoundJson| !overlaps(f, blocks) && !is_template(&f.value);
     if let Some(whole) = whole_value(text).filter(outside) {
         return Some(whole);
     }
@@ -800,7 +832,64 @@ fn json_lines(text: &str, values: &[FoundJson]) -> Option<FoundJson> {
         repairs,
         pick: None,
         in_reasoning: first.in_reasoning,
+        template: false,
     })
+}
+
+/// Whether `value` is an unfilled template, no answer: no value in it is
+/// real (a number, a boolean, a string that is no placeholder), and a
+/// placeholder stands for one at least — `...`, `<number>`, `[your answer]`,
+/// `TODO`, or type names (two or more, with no `type` key: `{"type":
+/// "string"}` is a schema).
+pub(crate) fn is_template(value: &Value) -> bool {
+    let (mut placeholders, mut type_names, mut typed) = (0usize, 0usize, false);
+    let mut stack: Vec<(Option<&str>, &Value)> = vec![(None, value)];
+    while let Some((key, v)) = stack.pop() {
+        match v {
+            Value::Object(map) => stack.extend(map.iter().map(|(k, v)| (Some(k.as_str()), v))),
+            Value::Array(items) => stack.extend(items.iter().map(|v| (key, v))),
+            Value::Null => {}
+            Value::Bool(_) | Value::Number(_) => return false,
+            Value::String(s) => {
+                let s = s.trim();
+                if placeholder(s) {
+                    placeholders += 1;
+                } else if TYPE_NAMES.contains(&s) {
+                    type_names += 1;
+                    typed |= matches!(key, Some("type" | "format"));
+                } else {
+                    return false;
+                }
+            }
+        }
+    }
+    placeholders > 0 || (type_names >= 2 && !typed)
+}
+
+/// Type names a template writes for the value it asks for.
+const TYPE_NAMES: [&str; 12] = [
+    "string", "number", "integer", "boolean", "bool", "float", "int", "str", "array", "object",
+    "list", "dict",
+];
+
+/// A string that stands for a value to fill in: an ellipsis, `<…>`, a
+/// bracketed instruction (`[your answer here]`, `[0-1]`), `TODO`, `TBD`.
+fn placeholder(s: &str) -> bool {
+    // Words in one pair of brackets: no markup (`<h3>…</h3>`), no quoted
+    // data (`["bar"]`), no numbers alone (`[1, 2]`).
+    let enclosed = |open: char, close: char| {
+        let inner = s
+            .strip_prefix(open)
+            .and_then(|r| r.strip_suffix(close))
+            .unwrap_or_default();
+        s.len() <= 80
+            && inner.chars().any(char::is_alphabetic)
+            && !inner.contains(['<', '>', '[', ']', '"', '\'', '\\', '\n'])
+    };
+    (!s.is_empty() && s.chars().all(|c| matches!(c, '.' | '…' | ' ')))
+        || enclosed('<', '>')
+        || enclosed('[', ']')
+        || matches!(s, "TODO" | "TBD" | "FIXME")
 }
 
 /// Whether a value was read from JSON Lines (its records as one array).
@@ -939,6 +1028,15 @@ fn after_label(
 /// assert_eq!(values, [json!({"a": 1}), json!([2, 3]), json!({"b": null})]);
 /// ```
 pub fn find_all_json(text: &str) -> Vec<FoundJson> {
+    let mut found = find_all_marked(text);
+    for f in &mut found {
+        f.template = is_template(&f.value);
+    }
+    found
+}
+
+/// [`find_all_json`] before templates are marked.
+fn find_all_marked(text: &str) -> Vec<FoundJson> {
     let reasoning = reasoning_blocks(text);
     if reasoning.is_empty() {
         return find_all_in(text, &[]).into_iter().map(decoded).collect();
@@ -1359,6 +1457,7 @@ fn whole_strict(text: &str) -> Result<FoundJson, Option<StrictFailure>> {
         repairs: Vec::new(),
         pick: Some(Pick::WholeText),
         in_reasoning: false,
+        template: false,
     })
 }
 
@@ -1489,6 +1588,7 @@ fn found_at(start: usize, end: usize, parsed: ParsedJson) -> FoundJson {
         repairs: shift(parsed.repairs, |at| start + at),
         pick: None,
         in_reasoning: false,
+        template: false,
     }
 }
 
