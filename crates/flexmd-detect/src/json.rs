@@ -1644,12 +1644,21 @@ fn prose_values(
     let mut budget = 8 * (end - start) + 65_536;
     let mut found = Vec::new();
     let mut at = start;
+    let mut quotes = Quotation::at(start);
     while let Some(i) = region.get(at..).and_then(|r| r.find(['{', '['])) {
         let open = at + i;
         if *left == 0 {
             break;
         }
         match parse_lenient(region, open, false, *left) {
+            // A bracket inside a quotation in the prose (`the log said
+            // "{code: 28" means …`) starts a value only as written: one it
+            // takes repairs to read would swallow the text after the
+            // quotation.
+            Ok(l) if !l.repairs.is_empty() && quotes.inside(region, open) => {
+                budget = budget.saturating_sub(l.end - open);
+                at = open + 1;
+            }
             Ok(l) => {
                 let slice = region.get(open..l.end).unwrap_or_default();
                 let counts = slice.len() == whole.len()
@@ -1684,6 +1693,45 @@ fn prose_values(
         }
     }
     found
+}
+
+/// The quotes seen so far on the current line of the prose, counted as the
+/// search moves forward (each byte once).
+struct Quotation {
+    counted_to: usize,
+    straight: usize,
+    opening: usize,
+    closing: usize,
+}
+
+impl Quotation {
+    fn at(start: usize) -> Self {
+        Self {
+            counted_to: start,
+            straight: 0,
+            opening: 0,
+            closing: 0,
+        }
+    }
+
+    /// Whether `open` (at or after the last place asked) is inside a
+    /// quotation: more opening than closing quotes before it on its line
+    /// (`"` counted in pairs, `“` against `”`).
+    fn inside(&mut self, text: &str, open: usize) -> bool {
+        if let Some(seen) = text.get(self.counted_to..open) {
+            for c in seen.chars() {
+                match c {
+                    '\n' => (self.straight, self.opening, self.closing) = (0, 0, 0),
+                    '"' => self.straight += 1,
+                    '“' => self.opening += 1,
+                    '”' => self.closing += 1,
+                    _ => {}
+                }
+            }
+            self.counted_to = open;
+        }
+        self.straight % 2 == 1 || self.opening > self.closing
+    }
 }
 
 /// The offset just after the bracket that closes the one at `open` (or the
