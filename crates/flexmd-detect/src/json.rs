@@ -876,7 +876,7 @@ const TYPE_NAMES: [&str; 12] = [
 /// bracketed instruction (`[your answer here]`, `[0-1]`), `TODO`, `TBD`.
 fn placeholder(s: &str) -> bool {
     // Words in one pair of brackets: no markup (`<h3>…</h3>`), no quoted
-    // data (`["bar"]`), no numbers alone (`[1, 2]`).
+    // data (`["bar"]`), no list (`[a, b]`), no numbers alone (`[1, 2]`).
     let enclosed = |open: char, close: char| {
         let inner = s
             .strip_prefix(open)
@@ -884,7 +884,7 @@ fn placeholder(s: &str) -> bool {
             .unwrap_or_default();
         s.len() <= 80
             && inner.chars().any(char::is_alphabetic)
-            && !inner.contains(['<', '>', '[', ']', '"', '\'', '\\', '\n'])
+            && !inner.contains(['<', '>', '[', ']', '"', '\'', '\\', '\n', ',', ':'])
     };
     (!s.is_empty() && s.chars().all(|c| matches!(c, '.' | '…' | ' ')))
         || enclosed('<', '>')

