@@ -31,7 +31,13 @@ fn score(name: &str, cases: &[Value], run: impl Fn(&str) -> Option<Value>) -> Va
     let mut passed = 0;
     for case in cases {
         let input = case["input"].as_str().unwrap_or_default();
-        let ok = run(input).is_some_and(|v| same(&v, &case["expected"]));
+        // `"found": false` (no `expected`): nothing may be returned (an
+        // empty string counts as nothing).
+        let got = run(input);
+        let ok = match case.get("expected") {
+            Some(expected) => got.is_some_and(|v| same(&v, expected)),
+            None => got.is_none_or(|v| v == Value::String(String::new())),
+        };
         let kind = case["category"].as_str().unwrap_or_default();
         let entry = by_kind
             .entry(kind.trim_start_matches("json/").to_owned())

@@ -675,6 +675,27 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
     if let Some(whole) = whole_value(text).filter(outside) {
         return Some(whole);
     }
+    let mut found = find_after_whole(text, &outside)?;
+    // The answer opens a value that could not be read whole: a value found
+    // inside it is only a part, and says so.
+    let lead = lead_len(text);
+    if matches!(text.as_bytes().get(lead), Some(b'{' | b'[')) {
+        let outer_end = closing_end(text, lead);
+        if found.start > lead && found.end <= outer_end && found.source == JsonSource::Prose {
+            found.repairs.insert(
+                0,
+                Repair {
+                    kind: RepairKind::PartOfValue,
+                    offset: found.start,
+                },
+            );
+        }
+    }
+    Some(found)
+}
+
+/// [`find_in`] past the whole-text rule.
+fn find_after_whole(text: &str, outside: &dyn Fn(&FoundJson) -> bool) -> Option<FoundJson> {
     let fences = fences(text);
     let inline = inline_fences(text, &fences);
     let regions = prose_regions(text, &fences, &inline);
@@ -1098,7 +1119,8 @@ fn find_all_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Vec<FoundJson> 
         found.extend(prose_values(text, start, end, None, &mut left));
     }
     found.retain(outside);
-    if found.is_empty() {
+    // The last resort, as find_json takes it (templates are no answer).
+    if found.iter().all(|f| is_template(&f.value)) {
         found.extend(
             regions
                 .iter()

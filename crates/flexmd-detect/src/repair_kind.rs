@@ -136,6 +136,9 @@ repair_kinds! {
     /// JSON Lines: objects (or arrays) one per line, read as an array of
     /// them (at the second record).
     JsonLines = "json_lines", "read JSON Lines (one value per line) as an array";
+    /// Only a part was read: the value found sits inside a larger one that
+    /// opens the answer and could not be read whole (at the part).
+    PartOfValue = "part_of_value", "read only a part of a value that could not be read whole";
     /// The input ends inside a string: the string is closed there.
     UnclosedString = "unclosed_string", "closed a string cut off by the end of the input";
     /// The input ends inside an array: it is closed there.
@@ -191,6 +194,6 @@ mod tests {
         for &kind in RepairKind::ALL {
             assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.name()));
         }
-        assert_eq!(RepairKind::ALL.len(), 40);
+        assert_eq!(RepairKind::ALL.len(), 41);
     }
 }

@@ -127,6 +127,12 @@ fn examples() -> Vec<(RepairKind, &'static str, Value, &'static str)> {
             "{\"b\"",
         ),
         (DoubleEncoded, "\"{\\\"a\\\": 1}\"", json!({"a": 1}), "\"{"),
+        (
+            PartOfValue,
+            "{\"data\": {\"x\": 1}, \"meta\": ::: }",
+            json!({"x": 1}),
+            "{\"x\"",
+        ),
         (UnclosedString, "[\"ab", json!(["ab"]), ""),
         (UnclosedArray, "[1, 2", json!([1, 2]), ""),
         (UnclosedObject, "{\"a\": 1", json!({"a": 1}), ""),
@@ -157,7 +163,7 @@ fn every_repair_kind_is_read_and_reported_where_it_happened() {
     for (kind, input, value, at) in examples {
         // A string holding a document is a string to the parser; the
         // finder reads the document the model meant.
-        let parsed = if kind == RepairKind::DoubleEncoded {
+        let parsed = if matches!(kind, RepairKind::DoubleEncoded | RepairKind::PartOfValue) {
             let found = find_json(input).unwrap();
             flexmd_detect::ParsedJson {
                 value: found.value,

@@ -23,6 +23,7 @@ fn render(text: &str) -> String {
     let all = find_all_json(text);
     let best = find_json(text).map(|mut b| {
         b.pick = None;
+        b.repairs.retain(|r| r.kind != RepairKind::PartOfValue);
         if b.repairs.iter().any(|r| r.kind == RepairKind::JsonLines) {
             // JSON Lines: find_all_json lists each record.
             let records: Vec<usize> = (0..all.len())
