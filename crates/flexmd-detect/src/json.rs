@@ -699,10 +699,10 @@ fn find_after_whole(text: &str, outside: &dyn Fn(&FoundJson) -> bool) -> Option<
     let fences = fences(text);
     let inline = inline_fences(text, &fences);
     let regions = prose_regions(text, &fences, &inline);
-    let mut left = MAX_JSON_VALUES;
+    let (mut left, mut most) = (MAX_JSON_VALUES, PROSE_VALUES_READ);
     let prose: Vec<FoundJson> = regions
         .iter()
-        .flat_map(|&(start, end)| prose_values(text, start, end, None, &mut left))
+        .flat_map(|&(start, end)| prose_values(text, start, end, &mut most, &mut left))
         .filter(|p| outside(p))
         .collect();
     if let Some(found) = after_label(text, &fences, &inline, &regions, &prose, &outside) {
@@ -918,6 +918,12 @@ fn is_json_lines(repairs: &[Repair]) -> bool {
     repairs.iter().any(|r| r.kind == RepairKind::JsonLines)
 }
 
+/// How many values in the prose [`find_json`] reads at the most (the last
+/// complete one among them wins): an answer holds a few, and reading every
+/// one of a hostile text's hundreds of thousands would cost more than the
+/// rest of the search. [`find_all_json`] reads them all.
+pub const PROSE_VALUES_READ: usize = 10_000;
+
 /// Whether the end of the input cut the value off (a truncation repair).
 fn truncated(found: &FoundJson) -> bool {
     found.repairs.iter().any(|r| r.kind.is_truncation())
@@ -1116,7 +1122,13 @@ fn find_all_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Vec<FoundJson> 
     }
     let regions = prose_regions(text, &fences, &inline);
     for &(start, end) in &regions {
-        found.extend(prose_values(text, start, end, None, &mut left));
+        found.extend(prose_values(
+            text,
+            start,
+            end,
+            &mut { usize::MAX },
+            &mut left,
+        ));
     }
     found.retain(outside);
     // The last resort, as find_json takes it (templates are no answer).
@@ -1173,15 +1185,18 @@ pub(crate) fn reasoning_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
                 && rest.get(t.len()..).is_some_and(|r| r.starts_with('>'))
         });
         // Only a tag that starts a line opens a block (not one quoted in
-        // a sentence or a JSON string).
-        let line_start = text
-            .get(..open)
-            .and_then(|b| b.rfind('\n'))
-            .map_or(0, |i| i + 1);
-        let starts_line = text
-            .get(line_start..open)
-            .is_some_and(|b| b.trim().is_empty());
-        let Some(tag) = tag.filter(|_| starts_line) else {
+        // a sentence or a JSON string). Only the blanks before it are
+        // looked at, so many `<` on one long line stay linear.
+        let starts_line = || {
+            let before = text.as_bytes().get(..open).unwrap_or_default();
+            let blanks = before
+                .iter()
+                .rev()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+                .count();
+            before.len() == blanks || before.get(before.len() - blanks - 1) == Some(&b'\n')
+        };
+        let Some(tag) = tag.filter(|_| starts_line()) else {
             at = open + 1;
             continue;
         };
@@ -1572,7 +1587,7 @@ fn fence_values(fence: &Fence, source: JsonSource, left: &mut usize) -> Vec<Foun
         at += rest.len() - gap.len();
     }
     if found.is_empty() {
-        found = prose_values(content, 0, content.len(), None, left)
+        found = prose_values(content, 0, content.len(), &mut { usize::MAX }, left)
             .into_iter()
             .map(in_text)
             .collect();
@@ -1653,12 +1668,13 @@ fn prose_regions(text: &str, fences: &[Fence], inline: &[InlineFence]) -> Vec<(u
 /// Each `{` or `[` is tried in turn; work on failed tries is capped (a few
 /// passes over the region), so hostile text stays linear.
 ///
-/// With `first`, only the first value that `first` accepts is returned.
+/// At most `most` values are read (it counts down): [`find_json`] looks at
+/// [`PROSE_VALUES_READ`] values in the prose at the most.
 fn prose_values(
     text: &str,
     start: usize,
     end: usize,
-    first: Option<&dyn Fn(&FoundJson) -> bool>,
+    most: &mut usize,
     left: &mut usize,
 ) -> Vec<FoundJson> {
     let region = text.get(..end).unwrap_or_default();
@@ -1681,18 +1697,35 @@ fn prose_values(
                 budget = budget.saturating_sub(l.end - open);
                 at = open + 1;
             }
-            Ok(l) => {
+            Ok(mut l) => {
                 let slice = region.get(open..l.end).unwrap_or_default();
                 let counts = slice.len() == whole.len()
                     || (holds_something(&l.value) && looks_like_data(slice, &l.value));
-                if counts && let Ok((parsed, _)) = parse_within(slice, Leniency::Repair, *left) {
+                // Strict JSON as the lenient reading found it (no repairs):
+                // its value is the one strict reading would build, so the
+                // slice is only checked, not read twice.
+                let strict = l.repairs.is_empty()
+                    && serde_json::from_str::<serde::de::IgnoredAny>(slice).is_ok();
+                let parsed = if !counts {
+                    None
+                } else if strict {
+                    Some(ParsedJson {
+                        value: std::mem::take(&mut l.value),
+                        method: JsonMethod::Strict,
+                        repairs: Vec::new(),
+                    })
+                } else {
+                    parse_within(slice, Leniency::Repair, *left)
+                        .ok()
+                        .map(|(parsed, _)| parsed)
+                };
+                if let Some(parsed) = parsed {
                     // The lenient reading of the same text counted its values.
                     *left = left.saturating_sub(l.values);
-                    let value = found_at(open, l.end, with_limit(parsed, &l, open));
-                    match first {
-                        Some(accept) if accept(&value) => return vec![value],
-                        Some(_) => {}
-                        None => found.push(value),
+                    found.push(found_at(open, l.end, with_limit(parsed, &l, open)));
+                    *most = most.saturating_sub(1);
+                    if *most == 0 {
+                        break;
                     }
                     at = l.end;
                     continue;

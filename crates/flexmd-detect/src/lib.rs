@@ -47,8 +47,8 @@ mod repair_kind;
 mod stream;
 
 pub use json::{
-    FoundJson, JsonError, JsonMethod, JsonSource, Leniency, NotJson, ParsedJson, Pick,
-    find_all_json, find_json, not_json, parse_json,
+    FoundJson, JsonError, JsonMethod, JsonSource, Leniency, NotJson, PROSE_VALUES_READ, ParsedJson,
+    Pick, find_all_json, find_json, not_json, parse_json,
 };
 pub use locate::locate_pointer;
 pub use objects::{DetectedKind, DetectedObject, ParseAnyResult, detect_objects, parse_any};
