@@ -1502,12 +1502,27 @@ fn fence_source(fence: &Fence) -> Option<JsonSource> {
     match fence.lang_lower().as_str() {
         "json" | "json5" | "jsonc" | "jsonl" | "ndjson" => Some(JsonSource::JsonFence),
         "" | "javascript" | "js" | "typescript" | "ts" => Some(JsonSource::CodeFence),
+        // Markdown and plain text are prose (searched as the text around
+        // fences is).
+        lang if PROSE_LANGS.contains(&lang) => None,
         // Another language's code (CSS rules, shell `{}`, an assignment, a
         // YAML mapping) is not JSON, unless the whole content is one value
         // as written: JSON, JSON5, or a literal with Python's spellings.
         _ => written_as_data(fence.content.as_str()).then_some(JsonSource::CodeFence),
     }
 }
+
+/// Fence languages whose content is prose, not code: Markdown (FlexMD
+/// included, which may quote whole answers with their fences) and text.
+const PROSE_LANGS: [&str; 7] = [
+    "markdown",
+    "md",
+    "flexmd",
+    "text",
+    "txt",
+    "plaintext",
+    "plain",
+];
 
 /// Whether `content` is, as a whole, one object or array written as data:
 /// strict JSON or JSON5, or read with no repair but another language's
@@ -1642,9 +1657,11 @@ fn shift(repairs: Vec<Repair>, map: impl Fn(usize) -> usize) -> Vec<Repair> {
 /// The stretches of `text` outside JSON and code fences (one-line fences
 /// included).
 fn prose_regions(text: &str, fences: &[Fence], inline: &[InlineFence]) -> Vec<(usize, usize)> {
-    // Every fence: a fence of another language is code, not prose.
+    // Every fence but Markdown and text: a fence of another language is
+    // code, not prose.
     let mut spans: Vec<(usize, usize)> = fences
         .iter()
+        .filter(|f| !PROSE_LANGS.contains(&f.lang_lower().as_str()))
         .map(|f| (f.start, f.end))
         .chain(inline.iter().map(|f| (f.start, f.end)))
         .collect();
