@@ -12,20 +12,6 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-/// JSON equality with numbers compared by value and key order ignored.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 fn score(name: &str, cases: &[Value], run: impl Fn(&str) -> Option<Value>) -> Value {
     let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut passed = 0;
@@ -35,7 +21,7 @@ fn score(name: &str, cases: &[Value], run: impl Fn(&str) -> Option<Value>) -> Va
         // empty string counts as nothing).
         let got = run(input);
         let ok = match case.get("expected") {
-            Some(expected) => got.is_some_and(|v| same(&v, expected)),
+            Some(expected) => got.is_some_and(|v| flexmd_testkit::same_json(&v, expected)),
             None => got.is_none_or(|v| v == Value::String(String::new())),
         };
         let kind = case["category"].as_str().unwrap_or_default();

@@ -41,7 +41,7 @@ pub(crate) fn run(file: &Path) -> Result<Report, String> {
         let found = find_json(input);
         let matches = found
             .as_ref()
-            .is_some_and(|f| same_value(&f.value, expected));
+            .is_some_and(|f| flexmd_testkit::same_json(&f.value, expected));
         let entry = by_kind.entry(kind.to_owned()).or_default();
         entry.1 += 1;
         if matches {
@@ -71,23 +71,4 @@ pub(crate) fn run(file: &Path) -> Result<Report, String> {
         .collect();
     println!("llm-json by kind: {}", kinds.join(", "));
     Ok(report)
-}
-
-/// JSON equality with numbers compared by value and key order ignored.
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
-            (Some(x), Some(y)) => x == y,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
-        _ => a == b,
-    }
 }

@@ -199,6 +199,25 @@ fn every_change_names_its_place_once() {
     );
 }
 
+/// `schema` is refused with `expected` by every provider and every grammar
+/// format.
+fn refused_everywhere(schema: &Value, expected: &ConstrainError) {
+    for provider in Provider::ALL {
+        assert_eq!(
+            export(schema, provider, "bad").map(|_| ()),
+            Err(expected.clone()),
+            "{provider}"
+        );
+    }
+    for format in flexmd_constrain::GrammarFormat::ALL {
+        assert_eq!(
+            flexmd_constrain::schema_grammar(schema, format).map(|_| ()),
+            Err(expected.clone()),
+            "{format}"
+        );
+    }
+}
+
 /// A `pattern` (or a `patternProperties` name) that flexmd's validator cannot
 /// compile is refused at its place: the answer could not be checked
 /// against it afterwards (found by the fuzzer: `^INV-[5-9]{4nnn}$` went to
@@ -213,18 +232,7 @@ fn a_pattern_that_does_not_compile_is_refused_at_its_place() {
         pointer: "/properties/number/pattern".to_owned(),
         found: "`^INV-[5-9]{4nnn}$` is not a regular expression flexmd can check".to_owned(),
     };
-    for provider in Provider::ALL {
-        assert_eq!(
-            export(&schema, provider, "bad").map(|_| ()),
-            Err(expected.clone()),
-            "{provider}"
-        );
-    }
-    assert_eq!(
-        flexmd_constrain::schema_grammar(&schema, flexmd_constrain::GrammarFormat::Gbnf)
-            .map(|_| ()),
-        Err(expected)
-    );
+    refused_everywhere(&schema, &expected);
     let names = json!({"type": "object", "patternProperties": {"^a(": {"type": "string"}}});
     assert_eq!(
         export(&names, Provider::Gemini, "bad").map_err(|e| e.to_string()),
@@ -249,18 +257,7 @@ fn a_type_that_names_no_type_is_refused_at_its_place() {
         pointer: "/properties/a/type".to_owned(),
         found: "`object\": \"object` where a type name (null, boolean, object, array, number, string, integer) or an array of them is expected".to_owned(),
     };
-    for provider in Provider::ALL {
-        assert_eq!(
-            export(&schema, provider, "bad").map(|_| ()),
-            Err(expected.clone()),
-            "{provider}"
-        );
-    }
-    assert_eq!(
-        flexmd_constrain::schema_grammar(&schema, flexmd_constrain::GrammarFormat::Lark)
-            .map(|_| ()),
-        Err(expected)
-    );
+    refused_everywhere(&schema, &expected);
     // Any keyword of the wrong shape, checked against the meta-schema.
     let required = json!({"type": "object", "required": [{"r": 1}]});
     assert_eq!(

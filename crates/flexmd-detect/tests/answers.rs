@@ -23,20 +23,6 @@ use serde_json::Value;
 /// The cases `find_json` does not answer yet, by id.
 const MISSES: &[&str] = &[];
 
-/// JSON equality with numbers compared by value and key order ignored.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 #[test]
 fn answers_never_seen() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers.jsonl");
@@ -49,7 +35,9 @@ fn answers_never_seen() {
         let input = case["input"].as_str().unwrap();
         let found = find_json(input);
         let ok = match case.get("expected") {
-            Some(expected) => found.as_ref().is_some_and(|f| same(&f.value, expected)),
+            Some(expected) => found
+                .as_ref()
+                .is_some_and(|f| flexmd_testkit::same_json(&f.value, expected)),
             None => found.is_none(),
         };
         let kind = case["category"]

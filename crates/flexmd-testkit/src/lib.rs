@@ -99,3 +99,30 @@ fn check_each(
         );
     }
 }
+
+/// JSON equality as the JSON-finding scorers compare answers: numbers by
+/// value (`1` = `1.0`), key order ignored, `true` is not `1`.
+///
+/// ```
+/// use serde_json::json;
+/// assert!(flexmd_testkit::same_json(&json!({"a": 1, "b": [2.0]}), &json!({"b": [2], "a": 1.0})));
+/// assert!(!flexmd_testkit::same_json(&json!(true), &json!(1)));
+/// ```
+pub fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
+}
