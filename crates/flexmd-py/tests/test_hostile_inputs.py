@@ -212,21 +212,6 @@ SCHEMA_CALLS: Dict[str, Tuple[str, List[str], str]] = {
     },
 }
 
-SCHEMA_CHILD = """
-import json, sys
-import flexmd
-path, out = sys.argv[1:3]
-text = open(path, encoding="utf-8").read()
-calls = json.loads(sys.stdin.read())
-results = {}
-for name, code in calls.items():
-    try:
-        results[name] = {"ok": eval(code)}
-    except Exception as e:
-        results[name] = {"error": [[c.__name__ for c in type(e).__mro__], str(e)]}
-with open(out, "w", encoding="utf-8") as f:
-    json.dump(results, f)
-"""
 
 
 @pytest.mark.parametrize("name", list(SCHEMAS))
@@ -237,7 +222,7 @@ def test_every_call_answers_a_hostile_schema_as_the_cli_does(
     path.write_text(SCHEMAS[name], encoding="utf-8")
     out = tmp_path / "results.json"
     done = subprocess.run(
-        [sys.executable, "-c", SCHEMA_CHILD, str(path), str(out)],
+        [sys.executable, "-c", CHILD, str(path), str(SPEC), str(out)],
         input=json.dumps({call: code for call, (code, _, _) in SCHEMA_CALLS.items()}),
         capture_output=True,
         text=True,
