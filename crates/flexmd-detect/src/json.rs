@@ -672,7 +672,12 @@ fn overlaps(found: &FoundJson, blocks: &[std::ops::Range<usize>]) -> bool {
 fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
     // A template (placeholders for values) is no answer, wherever it is.
     let outside = |f: &FoundJson| !overlaps(f, blocks) && !is_template(&f.value);
-    if let Some(whole) = whole_value(text).filter(outside) {
+    // JSON Lines are read record by record below, as find_all_json lists
+    // them, so both agree on what a record is.
+    if let Some(whole) = whole_value(text)
+        .filter(outside)
+        .filter(|w| !is_json_lines(&w.repairs))
+    {
         return Some(whole);
     }
     let mut found = find_after_whole(text, &outside)?;

@@ -24,3 +24,20 @@ fn r001_diagnostics_of_a_fence_stay_inside_the_text() {
         );
     }
 }
+
+/// 2. Two records on lines of their own, the second cut off: the whole
+///    text read as JSON Lines gave `[{…}, {}]`, while `find_all_json` (which
+///    reads the prose value by value) listed the first record alone (fuzz
+///    target `find_json`). JSON Lines are now read record by record in both.
+#[test]
+fn r002_json_lines_records_are_the_ones_find_all_json_lists() {
+    let text = "{\"meta:\" \"infer\"# Title\rline on\"$ref\"}\n\n  {\n    \"kin";
+    let all = flexmd_detect::find_all_json(text);
+    let mut best = flexmd_detect::find_json(text).unwrap();
+    best.pick = None;
+    assert!(all.contains(&best), "{best:?} is not among {all:?}");
+    assert_eq!(
+        best.value,
+        serde_json::json!({"meta": " \"infer\"# Title\rline on\"$ref"})
+    );
+}
