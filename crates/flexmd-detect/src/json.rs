@@ -674,13 +674,15 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
     let outside = |f: &FoundJson| !overlaps(f, blocks) && !is_template(&f.value);
     // JSON Lines are read record by record below, as find_all_json lists
     // them, so both agree on what a record is.
-    if let Some(whole) = whole_value(text)
-        .filter(outside)
-        .filter(|w| !is_json_lines(&w.repairs))
-    {
+    let whole = whole_value(text).filter(|w| !overlaps(w, blocks));
+    let whole_template = whole
+        .as_ref()
+        .filter(|w| is_template(&w.value))
+        .map(|w| w.start..w.end);
+    if let Some(whole) = whole.filter(outside).filter(|w| !is_json_lines(&w.repairs)) {
         return Some(whole);
     }
-    let mut found = find_after_whole(text, &outside)?;
+    let mut found = find_after_whole(text, &outside, whole_template)?;
     // The answer opens a value that could not be read whole: a value found
     // inside it is only a part, and says so.
     let lead = lead_len(text);
@@ -700,16 +702,30 @@ fn find_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Option<FoundJson> {
 }
 
 /// [`find_in`] past the whole-text rule.
-fn find_after_whole(text: &str, outside: &dyn Fn(&FoundJson) -> bool) -> Option<FoundJson> {
+/// `whole_template`: the whole text is a template, read from there.
+fn find_after_whole(
+    text: &str,
+    outside: &dyn Fn(&FoundJson) -> bool,
+    whole_template: Option<std::ops::Range<usize>>,
+) -> Option<FoundJson> {
     let fences = fences(text);
     let inline = inline_fences(text, &fences);
     let regions = prose_regions(text, &fences, &inline);
     let (mut left, mut most) = (MAX_JSON_VALUES, PROSE_VALUES_READ);
-    let prose: Vec<FoundJson> = regions
+    let (templates, prose): (Vec<FoundJson>, Vec<FoundJson>) = regions
         .iter()
         .flat_map(|&(start, end)| prose_values(text, start, end, &mut most, &mut left))
-        .filter(|p| outside(p))
-        .collect();
+        .partition(|p| is_template(&p.value));
+    let prose: Vec<FoundJson> = prose.into_iter().filter(|p| outside(p)).collect();
+    // The last resort (an empty object) is never one inside a template.
+    let in_template = |f: &FoundJson| {
+        whole_template
+            .as_ref()
+            .is_some_and(|t| t.contains(&f.start))
+            || templates
+                .iter()
+                .any(|t| t.start <= f.start && f.start < t.end)
+    };
     if let Some(found) = after_label(text, &fences, &inline, &regions, &prose, &outside) {
         return Some(found);
     }
@@ -775,7 +791,7 @@ fn find_after_whole(text: &str, outside: &dyn Fn(&FoundJson) -> bool) -> Option<
             regions
                 .iter()
                 .filter_map(|&(start, end)| first_object(text, start, end))
-                .find(outside)
+                .find(|f| outside(f) && !in_template(f))
         })
         .map(|mut p| {
             p.pick = Some(Pick::Prose);
@@ -1136,14 +1152,16 @@ fn find_all_in(text: &str, blocks: &[std::ops::Range<usize>]) -> Vec<FoundJson> 
         ));
     }
     found.retain(outside);
-    // The last resort, as find_json takes it (templates are no answer).
+    // The last resort, as find_json takes it (templates are no answer, and
+    // no empty object inside one is either).
     if found.iter().all(|f| is_template(&f.value)) {
-        found.extend(
-            regions
-                .iter()
-                .filter_map(|&(start, end)| first_object(text, start, end))
-                .find(outside),
-        );
+        let in_template =
+            |f: &FoundJson| found.iter().any(|t| t.start <= f.start && f.start < t.end);
+        let last_resort = regions
+            .iter()
+            .filter_map(|&(start, end)| first_object(text, start, end))
+            .find(|f| outside(f) && !in_template(f));
+        found.extend(last_resort);
     }
     found.sort_by_key(|f| f.start);
     if left == 0 {

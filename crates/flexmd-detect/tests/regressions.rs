@@ -41,3 +41,16 @@ fn r002_json_lines_records_are_the_ones_find_all_json_lists() {
         serde_json::json!({"meta": " \"infer\"# Title\rline on\"$ref"})
     );
 }
+
+/// 3. A whole answer that is a template, cut off: find_json skipped the
+///    template and took its last resort, an empty object cut inside the
+///    template, which find_all_json (listing the template) did not have
+///    (fuzz target `find_json`). No empty object inside a template is taken.
+#[test]
+fn r003_no_empty_object_is_taken_from_inside_a_template() {
+    let text = "{\"meta\": {\"schema\": {\"^o[unT\": \"integer\", \"zip\": \"integer\", \"r(.|))\": \"number\", \"chema\": {ar";
+    assert_eq!(flexmd_detect::find_json(text), None);
+    let all = flexmd_detect::find_all_json(text);
+    assert_eq!(all.len(), 1);
+    assert!(all[0].template);
+}
