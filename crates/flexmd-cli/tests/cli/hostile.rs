@@ -181,7 +181,7 @@ fn schemas() -> Vec<(String, String)> {
 /// The commands that read a schema, with `FILE` for its path.
 fn schema_commands() -> Vec<(String, Vec<String>)> {
     let mut commands = Vec::new();
-    for format in ["lark", "gbnf", "ebnf", "regex"] {
+    for format in flexmd_constrain::GrammarFormat::ALL.map(|f| f.name()) {
         commands.push((
             format!("grammar-{format}"),
             ["grammar", "--schema", "FILE", "--format", format]
@@ -189,13 +189,7 @@ fn schema_commands() -> Vec<(String, Vec<String>)> {
                 .to_vec(),
         ));
     }
-    for provider in [
-        "openai",
-        "openai-tool",
-        "anthropic",
-        "anthropic-tool",
-        "gemini",
-    ] {
+    for provider in flexmd_constrain::Provider::ALL.map(|p| p.name()) {
         commands.push((
             format!("export-{provider}"),
             ["schema", "export", "FILE", "--for", provider, "--json"]
