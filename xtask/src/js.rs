@@ -214,7 +214,7 @@ pub(crate) fn playground() -> Result<PathBuf> {
 
 /// The system's Chromium, installed with apt-get when missing; `None` when
 /// it cannot be installed here.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("CHROMIUM")
         .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
     if path.exists() {

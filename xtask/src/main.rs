@@ -1,9 +1,11 @@
 //! flexmd's project automation (`cargo xtask <task>`).
 //!
 //! - `ci`: exactly what `.ci/run` runs: format check, clippy, the README's test
-//!   command, the generated files check (`codegen --check`), a packaging
-//!   check of the published crates, a check that the fuzz targets compile, the layering check, then
-//!   the conformance suites.
+//!   command (the Python tests on the release wheel `dist --host-only`
+//!   builds, which also packages the published crates), `install-test`,
+//!   the release workflow's lint, the generated files check (`codegen
+//!   --check`), a check that the fuzz targets compile, the layering check,
+//!   then the conformance suites.
 //! - `codegen [--check]`: writes the generated files (JSON Schemas of the
 //!   output under docs/schemas/, docs/cli.md, docs/man/flexmd.1,
 //!   docs/completions/); `--check` fails when one is stale.
@@ -21,18 +23,27 @@
 //!   after another (default 60 s each) with `cargo +nightly fuzz`,
 //!   installing cargo-fuzz when it is missing; each target also tries its
 //!   `fuzz/regressions/TARGET` inputs.
+//! - `dist [--host-only]`: the release artifacts into `target/distrib/`
+//!   (`dist.rs`); `install-test`: each installed and run where there is no
+//!   Rust (`install_test.rs`); `release-notes [--tag TAG]`: CHANGELOG's
+//!   section for the version (`release.rs`, with the one-version test);
+//!   `lint-workflows`: actionlint, shellcheck and zizmor over
+//!   `.github/workflows/`.
 
 #![allow(clippy::print_stdout, reason = "a task runner reports on stdout")]
 
 mod bench;
 mod codegen;
 mod commonmark;
+mod dist;
+mod install_test;
 mod js;
 mod json5;
 mod jsonpath;
 mod jsonschema_suite;
 mod llm_json;
 mod python;
+mod release;
 #[cfg(test)]
 mod tidy;
 
@@ -52,8 +63,12 @@ fn main() -> ExitCode {
         Some("python") => python::run_tests(&args[1..]),
         Some("js") => js::run_tests(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("dist") => dist::run_dist(&args[1..]),
+        Some("install-test") => install_test::run_install_test(&args[1..]),
+        Some("release-notes") => release::release_notes(&args[1..]),
+        Some("lint-workflows") => release::lint_workflows(),
         _ => Err(
-            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark] | js [--build] | bench [--quick] [ROW...]>"
+            "usage: cargo xtask <ci | codegen [--check] | conformance [--data DIR] [--suite NAME] | layering | fuzz [--time SECONDS] [TARGET] | python [--no-spark] [--wheel FILE] | js [--build] | bench [--quick] [ROW...] | dist [--host-only] | install-test | release-notes [--tag TAG] | lint-workflows>"
                 .to_owned(),
         ),
     };
@@ -115,26 +130,27 @@ fn ci() -> Result {
         "-D",
         "warnings",
     ])?;
-    // The README's test commands: the crates, then the Python package.
+    // The README's test commands: the crates, then the Python package,
+    // then the npm package. The Python tests run on the release wheel
+    // `dist` builds (so the wheel users get is the one tested, and the
+    // extension is built once, not twice); `dist` also packages every
+    // published crate (a path-only or unpublishable dependency would break
+    // `cargo install`) and builds the npm tarball from the module the npm
+    // tests then use.
     cargo(&["test", "--workspace"])?;
-    python::run_tests(&[])?;
+    dist::run_dist(&["--host-only".to_owned()])?;
+    let host = dist::host().ok_or("this machine's architecture is not one the release ships")?;
+    let wheel = dist::dist_dir()
+        .join("python")
+        .join(dist::wheel_name(&dist::version()?, host));
+    python::run_tests(&["--wheel".to_owned(), wheel.to_string_lossy().into_owned()])?;
     js::run_tests(&[])?;
+    // Every artifact installs and runs where there is no Rust; the
+    // workflow that would publish them is linted, since it cannot run here.
+    install_test::run_install_test(&[])?;
+    release::lint_workflows()?;
     // Generated docs and schemas must match the code that generates them.
     codegen::run(&["--check".to_owned()])?;
-    // Every crate a user installs must package for a registry (a path-only
-    // or unpublishable dependency would break `cargo install`).
-    // The published crates: every layer but the test kit and the Python
-    // and JavaScript bindings (shipped as a wheel and an npm package).
-    // Offline: `cargo test` has fetched every dependency by now, and
-    // refreshing the index again took a minute and a half.
-    let mut package = vec!["package", "--no-verify", "--allow-dirty", "--offline"];
-    for (krate, _) in LAYERS
-        .iter()
-        .filter(|(k, _)| !["flexmd-testkit", "flexmd-py", "flexmd-wasm"].contains(k))
-    {
-        package.extend(["-p", krate]);
-    }
-    cargo(&package)?;
     // The fuzz targets (a workspace of their own) must keep compiling;
     // fuzzing itself needs nightly and is not run here.
     let target = target_dir();
@@ -147,6 +163,16 @@ fn ci() -> Result {
     ])?;
     layering()?;
     conformance(&[])
+}
+
+/// The crates published to crates.io: every layer but the test kit and the
+/// Python and JavaScript bindings (shipped as a wheel and an npm package).
+pub(crate) fn published_crates() -> Vec<&'static str> {
+    LAYERS
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| !["flexmd-testkit", "flexmd-py", "flexmd-wasm"].contains(k))
+        .collect()
 }
 
 /// The conformance suites: name, what flexmd runs them through, and how.

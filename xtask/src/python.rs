@@ -1,7 +1,8 @@
 //! `cargo xtask python`: the Python package's tests. Makes a fresh venv in
 //! `target/python-venv`, installs the package there with pip (from
 //! `crates/flexmd-py`, as a user would, but with the dev profile so the
-//! workspace's build is reused), and runs its pytest suite, which compares
+//! workspace's build is reused; or, with `--wheel FILE`, the release wheel
+//! `cargo xtask dist` built, as CI does), and runs its pytest suite, which compares
 //! every result with the CLI's JSON, and the MCP server's end-to-end test
 //! with the official Python MCP SDK as its client.
 
@@ -68,7 +69,7 @@ pub(crate) fn run(command: &mut Command) -> Result {
 }
 
 /// The first Python 3.9+ on PATH.
-fn python() -> Result<String> {
+pub(crate) fn python() -> Result<String> {
     for candidate in ["python3", "python"] {
         let ok = Command::new(candidate)
             .args(["-c", "import sys; assert sys.version_info >= (3, 9)"])
@@ -81,8 +82,16 @@ fn python() -> Result<String> {
     Err("no Python 3.9 or later on PATH: the Python package's tests need one".to_owned())
 }
 
+/// `--no-spark`: without PySpark. `--wheel FILE`: test that wheel (the
+/// release's, from `cargo xtask dist`) instead of building the package
+/// from source.
 pub(crate) fn run_tests(args: &[String]) -> Result {
     let spark = !args.iter().any(|a| a == "--no-spark");
+    let wheel = args
+        .iter()
+        .position(|a| a == "--wheel")
+        .map(|at| args.get(at + 1).ok_or("--wheel needs a file"))
+        .transpose()?;
     let root = root();
     let venv = crate::target_dir().join("python-venv");
     run(Command::new(python()?)
@@ -117,10 +126,13 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
     // profile reuses what `cargo test` built (only PyO3 and the bindings
     // are compiled again, for the extension-module link).
     let mut install = pip(&[]);
-    install
-        .arg(root.join("crates/flexmd-py"))
-        .env("MATURIN_PEP517_ARGS", "--profile dev")
-        .env("CARGO_TARGET_DIR", crate::target_dir());
+    match wheel {
+        Some(wheel) => install.args(["--no-index", "--no-deps"]).arg(wheel),
+        None => install
+            .arg(root.join("crates/flexmd-py"))
+            .env("MATURIN_PEP517_ARGS", "--profile dev")
+            .env("CARGO_TARGET_DIR", crate::target_dir()),
+    };
     run(&mut install)?;
     let cli = cli()?;
     let status = Command::new(&py)
@@ -143,6 +155,44 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
     }
 }
 
+/// A fresh venv at `venv` with `packages` installed from PyPI (binary
+/// wheels only with `binary_only`): the build and lint tools' home. Each
+/// failure says what to install.
+pub(crate) fn tool_venv(venv: &Path, packages: &[&str], binary_only: bool) -> Result<PathBuf> {
+    let python = python().map_err(|e| {
+        format!(
+            "{e}: install python3 and python3-venv (Debian: `apt-get install python3 python3-venv`)"
+        )
+    })?;
+    run(Command::new(&python)
+        .args(["-m", "venv", "--clear"])
+        .arg(venv))
+    .map_err(|e| {
+        format!("{e}: install Python's venv module (Debian: `apt-get install python3-venv`)")
+    })?;
+    let bin = venv.join("bin");
+    let mut install = Command::new(bin.join("python"));
+    install.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]);
+    if binary_only {
+        install.arg("--only-binary=:all:");
+    }
+    run(install.args(packages)).map_err(|e| {
+        format!(
+            "{e}: the tools could not be installed from PyPI; give pip an index it can reach \
+             (PIP_INDEX_URL) or install them into that venv yourself: `{} -m pip install {}`",
+            bin.join("python").display(),
+            packages.join(" ")
+        )
+    })?;
+    Ok(bin)
+}
+
 /// The CLI the tests compare with: built if `cargo test` has not.
 fn cli() -> Result<PathBuf> {
     let path = crate::target_dir().join("debug/flexmd");
@@ -153,7 +203,7 @@ fn cli() -> Result<PathBuf> {
 }
 
 /// PATH with the venv's bin first (the Spark workers start `python`).
-fn path_with(bin: &Path) -> std::ffi::OsString {
+pub(crate) fn path_with(bin: &Path) -> std::ffi::OsString {
     let mut paths = vec![bin.to_owned()];
     if let Some(old) = std::env::var_os("PATH") {
         paths.extend(std::env::split_paths(&old));
