@@ -222,13 +222,17 @@ fn installed_targets() -> Result<String> {
 /// Adds the missing `targets` with rustup; says what to install when it
 /// cannot (no rustup, no network).
 fn rust_targets(targets: &[&str]) -> Result {
-    let installed = installed_targets()?;
-    let missing = missing_targets(&installed, targets);
+    add_missing_targets(&installed_targets()?, targets, "rustup")
+}
+
+/// [`rust_targets`] given the installed targets and the rustup to run.
+fn add_missing_targets(installed: &str, targets: &[&str], rustup: &str) -> Result {
+    let missing = missing_targets(installed, targets);
     if missing.is_empty() {
         return Ok(());
     }
     println!("adding the Rust targets {}", missing.join(", "));
-    match Command::new("rustup")
+    match Command::new(rustup)
         .args(["target", "add"])
         .args(&missing)
         .status()
@@ -694,6 +698,22 @@ mod tests {
             vec!["x86_64-unknown-linux-musl"]
         );
         assert!(missing_targets(installed, &["x86_64-unknown-linux-gnu"]).is_empty());
+    }
+
+    #[test]
+    fn without_rustup_a_missing_target_is_an_error_that_names_the_command() {
+        let installed = "x86_64-unknown-linux-gnu\n";
+        let wanted = ["x86_64-unknown-linux-gnu", "aarch64-unknown-linux-musl"];
+        let error = add_missing_targets(installed, &wanted, "/nonexistent/rustup").unwrap_err();
+        assert_eq!(
+            error,
+            "the Rust standard library for aarch64-unknown-linux-musl is missing and could \
+             not be added (rustup is not on PATH): install it with `rustup target add \
+             aarch64-unknown-linux-musl` (or your distribution's rust-std package for those \
+             targets), then run `cargo xtask dist` again"
+        );
+        // Nothing missing: rustup is not even asked.
+        assert!(add_missing_targets(installed, &wanted[..1], "/nonexistent/rustup").is_ok());
     }
 
     #[test]

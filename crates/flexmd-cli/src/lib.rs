@@ -176,10 +176,13 @@ enum Command {
     /// and print the results.
     Call(artifact::CallArgs),
     /// Serve flexmd to an agent over the Model Context Protocol, on
-    /// standard input and output: the artifact tools over FILEs and any
-    /// file opened under a --root, and the output checks; every result
-    /// within a token budget, paged with a cursor, never cut silently.
+    /// standard input and output (or Streamable HTTP with --http): the
+    /// artifact tools over FILEs and any file opened under a --root, and
+    /// the output checks; every result within a token budget, paged with a
+    /// cursor, never cut silently.
     Mcp {
+        #[command(flatten)]
+        http: McpHttpArgs,
         /// A directory whose files the agent may open (`artifact_open`);
         /// repeat for more. Paths outside it, `..` and symlinks leading out
         /// are refused. Without one, only the FILEs can be read.
@@ -394,6 +397,7 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
         Command::Tools(args) => artifact::tools(args),
         Command::Call(args) => artifact::call(args, json),
         Command::Mcp {
+            http,
             roots,
             max_result_tokens,
             max_message_bytes,
@@ -409,10 +413,117 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
                 max_open,
                 registry,
             };
-            flexmd_mcp::Server::new(options)
-                .and_then(flexmd_mcp::Server::run_stdio)
-                .map_err(|e| CliError::Mcp(Box::new(e)))?;
+            let served = match http.options(max_message_bytes)? {
+                Some(http) => flexmd_mcp::Server::new(options).and_then(|s| s.run_http(http)),
+                None => flexmd_mcp::Server::new(options).and_then(flexmd_mcp::Server::run_stdio),
+            };
+            served.map_err(|e| CliError::Mcp(Box::new(e)))?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// `flexmd mcp`'s Streamable HTTP options.
+#[derive(Debug, clap::Args)]
+pub struct McpHttpArgs {
+    /// Serve MCP over Streamable HTTP at this address (e.g.
+    /// 127.0.0.1:8931; port 0 for any free one) instead of standard input
+    /// and output. Needs --token-file (or FLEXMD_MCP_TOKEN), or --no-auth
+    /// on a loopback address. Each session has its own open files and
+    /// cursors; SIGTERM lets calls in flight finish, then exits 0.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// The file holding the bearer token every request must carry
+    /// (`Authorization: Bearer TOKEN`); FLEXMD_MCP_TOKEN is read when this
+    /// is not given.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "http",
+        conflicts_with = "no_auth"
+    )]
+    token_file: Option<PathBuf>,
+    /// Serve without authentication: only on a loopback address, where
+    /// only this machine can connect.
+    #[arg(long, requires = "http")]
+    no_auth: bool,
+    /// A browser origin allowed to call besides the server's own
+    /// (`https://app.example.com:443`, `http://localhost:*`); repeat for
+    /// more. A request with any other Origin header is refused (403).
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
+    allowed_origins: Vec<String>,
+    /// A host name clients reach the server by (its Host header), besides
+    /// localhost and the bound address; repeat for more.
+    #[arg(long = "allow-host", value_name = "HOST", requires = "http")]
+    allowed_hosts: Vec<String>,
+    /// How many sessions may be open at once; a new one past it is refused
+    /// (503).
+    #[arg(long, value_name = "N", default_value_t = flexmd_mcp::DEFAULT_MAX_SESSIONS, requires = "http")]
+    max_sessions: usize,
+    /// Close a session unused this many seconds, releasing its files; its
+    /// client gets 404 and initializes again.
+    #[arg(long, value_name = "SECONDS", default_value_t = flexmd_mcp::DEFAULT_SESSION_IDLE.as_secs(), requires = "http")]
+    session_idle: u64,
+    /// How many calls one session may run at once; one more is a JSON-RPC
+    /// error saying so.
+    #[arg(long, value_name = "N", default_value_t = flexmd_mcp::DEFAULT_MAX_CALLS_PER_SESSION, requires = "http")]
+    max_calls_per_session: usize,
+    /// How long a client may take to send a request's headers, and then
+    /// its body, in seconds (a slow client is cut off, or answered 408).
+    #[arg(long, value_name = "SECONDS", default_value_t = flexmd_mcp::DEFAULT_REQUEST_TIMEOUT.as_secs(), requires = "http")]
+    request_timeout: u64,
+    /// How long calls in flight may take to finish after SIGTERM, in
+    /// seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = flexmd_mcp::DEFAULT_SHUTDOWN_DEADLINE.as_secs(), requires = "http")]
+    shutdown_deadline: u64,
+}
+
+impl McpHttpArgs {
+    /// The HTTP options, or `None` for stdio; the token read from its file
+    /// or FLEXMD_MCP_TOKEN.
+    fn options(self, max_body_bytes: usize) -> Result<Option<flexmd_mcp::HttpOptions>, CliError> {
+        let Some(addr) = self.http else {
+            return Ok(None);
+        };
+        let token = match (&self.token_file, std::env::var("FLEXMD_MCP_TOKEN")) {
+            (Some(file), _) => Some(
+                std::fs::read_to_string(file)
+                    .map_err(|source| CliError::Read {
+                        path: file.clone(),
+                        source,
+                    })?
+                    .trim()
+                    .to_owned(),
+            ),
+            (None, Ok(token)) if !self.no_auth => Some(token.trim().to_owned()),
+            (None, _) => None,
+        };
+        if token.is_none() && !self.no_auth {
+            return Err(CliError::Usage(
+                "--http needs a bearer token (--token-file FILE or FLEXMD_MCP_TOKEN), or \
+                 --no-auth to serve a loopback address without one"
+                    .to_owned(),
+            ));
+        }
+        if self.no_auth && !addr.ip().is_loopback() {
+            return Err(CliError::Usage(format!(
+                "--no-auth serves only a loopback address (127.0.0.1, ::1); {addr} can be \
+                 reached from other machines: give --token-file FILE"
+            )));
+        }
+        let timeout = std::time::Duration::from_secs(self.request_timeout.max(1));
+        Ok(Some(flexmd_mcp::HttpOptions {
+            token,
+            allowed_origins: self.allowed_origins,
+            allowed_hosts: self.allowed_hosts,
+            max_body_bytes,
+            max_sessions: self.max_sessions.max(1),
+            session_idle: std::time::Duration::from_secs(self.session_idle.max(1)),
+            max_calls_per_session: self.max_calls_per_session.max(1),
+            header_timeout: timeout,
+            body_timeout: timeout,
+            shutdown_deadline: std::time::Duration::from_secs(self.shutdown_deadline),
+            ..flexmd_mcp::HttpOptions::new(addr)
+        }))
     }
 }

@@ -2996,4 +2996,46 @@ mod mcp {
             "{stderr}"
         );
     }
+
+    /// `--http` does not start without a token or `--no-auth`, and
+    /// `--no-auth` does not start on an address other machines can reach;
+    /// each says what to give instead.
+    #[test]
+    fn http_needs_a_token_and_no_auth_is_for_loopback_only() {
+        let refused = flexmd()
+            .args(["mcp", "--http", "127.0.0.1:0"])
+            .env_remove("FLEXMD_MCP_TOKEN")
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("--http needs a bearer token (--token-file FILE or FLEXMD_MCP_TOKEN)"),
+            "{stderr}"
+        );
+
+        let refused = flexmd()
+            .args(["mcp", "--http", "0.0.0.0:0", "--no-auth"])
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("--no-auth serves only a loopback address"),
+            "{stderr}"
+        );
+
+        let empty = tempfile::NamedTempFile::new().unwrap();
+        let refused = flexmd()
+            .args(["mcp", "--http", "0.0.0.0:0", "--token-file"])
+            .arg(empty.path())
+            .assert()
+            .failure();
+        let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+        assert!(stderr.contains("the bearer token is empty"), "{stderr}");
+
+        // The HTTP flags mean nothing without --http.
+        flexmd()
+            .args(["mcp", "--max-sessions", "3"])
+            .assert()
+            .code(2);
+    }
 }

@@ -44,6 +44,39 @@ pub enum ServeError {
         /// The largest allowed.
         max: usize,
     },
+    /// `--http` on an address other machines can reach, without a token.
+    #[error("refusing to serve {addr} without authentication")]
+    #[diagnostic(
+        code(mcp::unauthenticated),
+        help(
+            "an address other machines can reach needs a bearer token: give --token-file FILE \
+             (or set FLEXMD_MCP_TOKEN); or serve a loopback address (127.0.0.1:PORT)"
+        )
+    )]
+    Unauthenticated {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+    },
+    /// A token that is empty or only whitespace.
+    #[error("the bearer token is empty")]
+    #[diagnostic(
+        code(mcp::token),
+        help("put a long random token in the file, e.g. `openssl rand -hex 32 > token`")
+    )]
+    EmptyToken,
+    /// The address could not be listened on.
+    #[error("cannot listen on {addr}")]
+    #[diagnostic(
+        code(mcp::bind),
+        help("is another server on that port? choose another, or port 0 for any free one")
+    )]
+    Bind {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// The transport failed: the client's pipe broke mid-message, or the
     /// handshake did not complete.
     #[error("the MCP connection failed: {0}")]

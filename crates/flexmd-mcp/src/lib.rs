@@ -27,11 +27,16 @@
 
 mod checks;
 mod error;
+mod http;
 mod sandbox;
 mod server;
 mod transport;
 
 pub use error::ServeError;
+pub use http::{
+    DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_SESSIONS, DEFAULT_REQUEST_TIMEOUT,
+    DEFAULT_SESSION_IDLE, DEFAULT_SHUTDOWN_DEADLINE, HttpOptions,
+};
 pub use server::{DEFAULT_MAX_OPEN, MIN_RESULT_TOKENS, Options, RESOURCES_PAGE, Server};
 pub use transport::{DEFAULT_MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH};
 

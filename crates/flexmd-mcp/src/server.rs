@@ -2,7 +2,7 @@
 //! tool calls run off the protocol loop, and the MCP handler over them.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
 use flexmd_artifact::{
@@ -49,6 +49,7 @@ const EXACT_TOKENS_UP_TO: usize = 4 << 20;
 const OUTLINE_HEADINGS: usize = 40;
 
 /// An open artifact.
+#[derive(Clone)]
 struct Open {
     call_id: String,
     /// The real path, for files opened by path.
@@ -68,6 +69,19 @@ struct State {
     /// A hash of the tool list after the last open, to tell whether the
     /// next one changes it.
     listed: std::sync::Mutex<Option<u64>>,
+    /// What an HTTP session adds: its own limits and cursor key.
+    session: Option<Session>,
+}
+
+/// An HTTP session's own: how many calls it may run at once, the count of
+/// calls in flight across all sessions (which shutdown waits for), and the
+/// key its cursors' checks are masked with, so that a cursor given to one
+/// session fails its check in any other.
+struct Session {
+    calls: Arc<tokio::sync::Semaphore>,
+    max_calls: usize,
+    in_flight: Arc<AtomicUsize>,
+    cursor_key: u64,
 }
 
 /// Why a call has no page: a message for the model, or the library's error.
@@ -191,8 +205,36 @@ impl Server {
                 max_message_bytes: options.max_message_bytes.max(1),
                 max_open: options.max_open,
                 listed: std::sync::Mutex::new(None),
+                session: None,
             }),
         })
+    }
+
+    /// A server for one HTTP session: the same roots, schemas, budgets and
+    /// start files (shared, not reopened), its own open files and cursor
+    /// key, at most `max_calls` calls at once; `in_flight` counts its calls
+    /// in flight.
+    pub(crate) fn session(&self, max_calls: usize, in_flight: Arc<AtomicUsize>) -> Self {
+        let state = &self.state;
+        let start = state.read_list(<[Open]>::to_vec);
+        let key = uuid::Uuid::new_v4().as_u64_pair();
+        Self {
+            state: Arc::new(State {
+                artifacts: RwLock::new(start),
+                roots: state.roots.clone(),
+                registry: state.registry.clone(),
+                max_tokens: state.max_tokens,
+                max_message_bytes: state.max_message_bytes,
+                max_open: state.max_open,
+                listed: std::sync::Mutex::new(None),
+                session: Some(Session {
+                    calls: Arc::new(tokio::sync::Semaphore::new(max_calls.max(1))),
+                    max_calls: max_calls.max(1),
+                    in_flight,
+                    cursor_key: key.0 ^ key.1,
+                }),
+            }),
+        }
     }
 
     /// The names of the tools offered now, in order: the artifact tools
@@ -479,6 +521,11 @@ impl State {
                 return Reply::error(format!("{name}: `cursor` must be a string (got {other})"));
             }
         };
+        let key = self.session.as_ref().map(|s| s.cursor_key);
+        let cursor = match (cursor, key) {
+            (Some(cursor), Some(key)) => Some(mask_cursor(&cursor, key)),
+            (cursor, _) => cursor,
+        };
         let cursor = cursor.as_deref();
         let arguments = Value::Object(args);
         let mut opened = false;
@@ -514,6 +561,15 @@ impl State {
         let cap_tokens = cap_note.as_deref().map_or(0, text_tokens);
         let notes = |page: &Page, note: &Option<String>| {
             note_tokens(name, page) + note.as_deref().map_or(0, text_tokens) + cap_tokens
+        };
+        // A session's cursors go out masked with its key.
+        let run = |budget: usize, opened: &mut bool, note: &mut Option<String>| {
+            run(budget, opened, note).map(|mut page| {
+                if let (Some(key), Some(cursor)) = (key, &page.cursor) {
+                    page.cursor = Some(mask_cursor(cursor, key));
+                }
+                page
+            })
         };
         let page = match run(max_tokens, &mut opened, &mut note) {
             Ok(page) if page.tokens + notes(&page, &note) > max_tokens => {
@@ -691,6 +747,20 @@ fn unknown_tool_hint(name: &str, message: String, state: &State) -> String {
     )
 }
 
+/// `NEXT.RESUME.CHECK` with the check XORed with `key` (the same call
+/// both ways): an HTTP session's cursors, which another session's key
+/// turns into a check that fails. Anything else is left as it is, for the
+/// library to refuse.
+fn mask_cursor(cursor: &str, key: u64) -> String {
+    match cursor.rsplit_once('.') {
+        Some((head, check)) if check.len() == 16 => match u64::from_str_radix(check, 16) {
+            Ok(check) => format!("{head}.{:016x}", check ^ key),
+            Err(_) => cursor.to_owned(),
+        },
+        _ => cursor.to_owned(),
+    }
+}
+
 /// The note for a page that more follows: `truncated`, what is left,
 /// the cursor, in JSON.
 fn more_note(name: &str, page: &Page) -> Option<String> {
@@ -745,6 +815,26 @@ fn content(
         .collect()
 }
 
+/// The JSON-RPC error code of a call refused for the session's call limit
+/// (in the range JSON-RPC leaves to servers).
+const SERVER_BUSY: i32 = -32000;
+
+/// One call in flight: counted from its start to its answer.
+struct InFlight(Arc<AtomicUsize>);
+
+impl InFlight {
+    fn new(count: &Arc<AtomicUsize>) -> Self {
+        count.fetch_add(1, Ordering::AcqRel);
+        Self(Arc::clone(count))
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
@@ -781,6 +871,26 @@ impl ServerHandler for Server {
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.into_owned();
         let args = request.arguments.unwrap_or_default();
+        // An HTTP session runs at most its share of calls at once, and
+        // each counts as in flight until it answers.
+        let _permit = match &self.state.session {
+            Some(session) => match Arc::clone(&session.calls).try_acquire_owned() {
+                Ok(permit) => Some((permit, InFlight::new(&session.in_flight))),
+                Err(_) => {
+                    return Err(ErrorData::new(
+                        rmcp::model::ErrorCode(SERVER_BUSY),
+                        format!(
+                            "this session already runs {} calls at once, its limit (flexmd mcp \
+                             --max-calls-per-session); wait for one to answer, or open another \
+                             session",
+                            session.max_calls
+                        ),
+                        None,
+                    ));
+                }
+            },
+            None => None,
+        };
         let state = Arc::clone(&self.state);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
