@@ -9,12 +9,13 @@ default 600, and fails).
 Over HTTP, one server serves every client, each in its own session; over
 stdio, each client starts its own `flexmd mcp`. For each: failed calls
 (must be 0), latency p50 / p99 per call, and the server's peak RSS (over
-stdio, the largest process's and the sum). Over HTTP also: the RSS when
-idle before, and after every session has closed or expired (a per-session
-leak would keep it high).
+stdio, the largest process's and the sum). Over HTTP also: the RSS at
+start, when idle after one client has run (what a process loads once: the
+tokenizer tables), and after every session has closed or expired (a
+per-session leak would keep it above the idle value).
 
     python benches/scripts/mcp_http_load.py [--flexmd target/release/flexmd]
-        [--clients 50] [--calls 200] [--limit 600] [--json out.json]
+        [--clients 50] [--calls 200] [--rounds 3] [--limit 600] [--json out.json]
 """
 
 from __future__ import annotations
@@ -54,6 +55,12 @@ def make_root(folder: Path) -> Path:
     ]
     (root / "logs" / "app.log").write_text("\n".join(lines) + "\n")
     return root
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int, field: str) -> int:
@@ -130,7 +137,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def run_http(flexmd: str, root: Path, folder: Path, clients: int, calls: int) -> dict[str, Any]:
+async def run_http(flexmd: str, root: Path, folder: Path, clients: int, calls: int,
+                   rounds: int) -> dict[str, Any]:
     token = folder / "token"
     token.write_text(TOKEN)
     port = free_port()
@@ -147,20 +155,41 @@ async def run_http(flexmd: str, root: Path, folder: Path, clients: int, calls: i
             except OSError:
                 await asyncio.sleep(0.05)
         await asyncio.sleep(0.2)
+        cold = rss_kib(process.pid, "VmRSS")
+        url = f"http://127.0.0.1:{port}/"
+        # One client first: the tokenizer tables and the file's index are
+        # loaded once per process, not per session; the idle RSS is read
+        # after that.
+        await over_http(url, calls, [])
+        await asyncio.sleep(1)
         idle = rss_kib(process.pid, "VmRSS")
         latencies: list[float] = []
-        started = time.perf_counter()
-        url = f"http://127.0.0.1:{port}/"
-        failed = sum(await asyncio.gather(*(over_http(url, calls, latencies) for _ in range(clients))))
-        seconds = time.perf_counter() - started
+        failed = 0
+        seconds = 0.0
+        afters = []
+        server_cpu = cpu_seconds(process.pid)
+        client_cpu = time.process_time()
+        for _ in range(rounds):
+            started = time.perf_counter()
+            failed += sum(await asyncio.gather(
+                *(over_http(url, calls, latencies) for _ in range(clients))))
+            seconds += time.perf_counter() - started
+            if not afters:
+                # The first round's CPU: the server's and this client's.
+                server_cpu = cpu_seconds(process.pid) - server_cpu
+                client_cpu = time.process_time() - client_cpu
+            # Every client closed its session (DELETE); wait past the idle
+            # expiry for any that did not, then read the RSS again. Round
+            # after round, a per-session leak would make it grow.
+            await asyncio.sleep(7)
+            afters.append(round(rss_kib(process.pid, "VmRSS") / 1024, 1))
         peak = rss_kib(process.pid, "VmHWM")
-        # Every client closed its session (DELETE); wait past the idle
-        # expiry for any that did not, then read the RSS again.
-        await asyncio.sleep(7)
         after = rss_kib(process.pid, "VmRSS")
         result = summary(latencies, failed, seconds)
-        result.update({"idle_rss_mib": round(idle / 1024, 1), "peak_rss_mib": round(peak / 1024, 1),
-                       "after_rss_mib": round(after / 1024, 1)})
+        result["after_each_round_rss_mib"] = afters
+        result["first_round_cpu_s"] = {"server": round(server_cpu, 2), "client": round(client_cpu, 2)}
+        result.update({"cold_rss_mib": round(cold / 1024, 1), "idle_rss_mib": round(idle / 1024, 1),
+                       "peak_rss_mib": round(peak / 1024, 1), "after_rss_mib": round(after / 1024, 1)})
         return result
     finally:
         process.send_signal(signal.SIGTERM)
@@ -210,17 +239,21 @@ async def main() -> int:
     parser.add_argument("--flexmd", default=str(ROOT / "target/release/flexmd"))
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="HTTP rounds of CLIENTS x CALLS on one server (the RSS after each)")
     parser.add_argument("--limit", type=float, default=600)
     parser.add_argument("--json")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         root = make_root(folder)
-        http = await asyncio.wait_for(run_http(args.flexmd, root, folder, args.clients, args.calls),
+        http = await asyncio.wait_for(run_http(args.flexmd, root, folder, args.clients, args.calls,
+                                               args.rounds),
                                       args.limit)
         stdio = await asyncio.wait_for(run_stdio(args.flexmd, root, args.clients, args.calls),
                                        args.limit)
-    report = {"clients": args.clients, "calls_per_client": args.calls, "http": http, "stdio": stdio}
+    report = {"clients": args.clients, "calls_per_client": args.calls, "http_rounds": args.rounds,
+              "http": http, "stdio": stdio}
     print(json.dumps(report, indent=2))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n")

@@ -36,6 +36,8 @@ use http_body_util::{BodyExt, Full, Limited, combinators::BoxBody};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
+use rmcp::transport::streamable_http_server::session::SessionId;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
@@ -306,10 +308,29 @@ impl Gate {
                 return refuse_with(StatusCode::BAD_REQUEST, &refusal);
             }
         };
+        let session = parts
+            .headers
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let request_id = request_id(&bytes);
         let request = Request::from_parts(parts, Full::new(bytes));
-        let new_session = !request.headers().contains_key(SESSION_HEADER);
-        if !new_session {
-            return self.service.handle(request).await;
+        if let Some(session) = session {
+            let response = self.service.handle(request).await;
+            // A client that hangs up before its answer has, in effect,
+            // cancelled the call: the session is told so, and the call
+            // stops at its next check.
+            return match request_id {
+                Some(id) => response.map(|body| {
+                    CancelOnDrop {
+                        body,
+                        finished: false,
+                        cancel: Some((Arc::clone(&self.sessions), session.into(), id)),
+                    }
+                    .boxed()
+                }),
+                None => response,
+            };
         }
         let _opening = self.opening.lock().await;
         let open = self.sessions.sessions.read().await.len();
@@ -324,6 +345,67 @@ impl Gate {
             );
         }
         self.service.handle(request).await
+    }
+}
+
+/// The `id` of a JSON-RPC request (a message with a `method` and an `id`).
+fn request_id(body: &[u8]) -> Option<serde_json::Value> {
+    let message: serde_json::Value = serde_json::from_slice(body).ok()?;
+    message.get("method")?;
+    message.get("id").cloned()
+}
+
+/// A response body that, dropped before its end (the client hung up),
+/// sends `notifications/cancelled` for its request into its session.
+struct CancelOnDrop {
+    body: Body,
+    finished: bool,
+    cancel: Option<(Arc<LocalSessionManager>, SessionId, serde_json::Value)>,
+}
+
+impl hyper::body::Body for CancelOnDrop {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        let polled = std::pin::Pin::new(&mut self.body).poll_frame(cx);
+        if let std::task::Poll::Ready(None) = polled {
+            self.finished = true;
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if self.finished {
+            return;
+        }
+        let Some((sessions, session, id)) = self.cancel.take() else {
+            return;
+        };
+        let cancelled = serde_json::from_value(json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": id, "reason": "the client closed the connection"},
+        }));
+        if let (Ok(message), Ok(runtime)) = (cancelled, tokio::runtime::Handle::try_current()) {
+            runtime.spawn(async move {
+                // A session that has ended has nothing left to cancel.
+                let _ = sessions.accept_message(&session, message).await;
+            });
+        }
     }
 }
 

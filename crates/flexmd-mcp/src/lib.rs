@@ -37,7 +37,9 @@ pub use http::{
     DEFAULT_MAX_CALLS_PER_SESSION, DEFAULT_MAX_SESSIONS, DEFAULT_REQUEST_TIMEOUT,
     DEFAULT_SESSION_IDLE, DEFAULT_SHUTDOWN_DEADLINE, HttpOptions,
 };
-pub use server::{DEFAULT_MAX_OPEN, MIN_RESULT_TOKENS, Options, RESOURCES_PAGE, Server};
+pub use server::{
+    DEFAULT_MAX_OPEN, MIN_RESULT_TOKENS, Options, RESOURCES_PAGE, Server, live_sessions,
+};
 pub use transport::{DEFAULT_MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH};
 
 /// The README's examples, run as doctests.

@@ -82,6 +82,33 @@ struct Session {
     max_calls: usize,
     in_flight: Arc<AtomicUsize>,
     cursor_key: u64,
+    _alive: Alive,
+}
+
+/// The HTTP sessions whose state is still held, in this process.
+static LIVE_SESSIONS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a session's state in [`LIVE_SESSIONS`] while it lives.
+struct Alive;
+
+impl Alive {
+    fn new() -> Self {
+        LIVE_SESSIONS.fetch_add(1, Ordering::AcqRel);
+        Self
+    }
+}
+
+impl Drop for Alive {
+    fn drop(&mut self) {
+        LIVE_SESSIONS.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// How many HTTP sessions' states (open files, cursors) this process still
+/// holds: the tests' check that an ended or expired session frees them.
+#[doc(hidden)]
+pub fn live_sessions() -> usize {
+    LIVE_SESSIONS.load(Ordering::Acquire)
 }
 
 /// Why a call has no page: a message for the model, or the library's error.
@@ -232,6 +259,7 @@ impl Server {
                     max_calls: max_calls.max(1),
                     in_flight,
                     cursor_key: key.0 ^ key.1,
+                    _alive: Alive::new(),
                 }),
             }),
         }

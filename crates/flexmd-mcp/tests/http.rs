@@ -5,132 +5,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-use std::net::SocketAddr;
+mod http_common;
+
 use std::time::{Duration, Instant};
 
 use flexmd_mcp::{HttpOptions, Options, Server};
+use http_common::{AUTH, INITIALIZE, TOKEN, parse, request, session, start, start_with};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
-
-const TOKEN: &str = "t0ken-for-tests";
-
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
-
-/// A server on a free loopback port with `options` adjusted by `adjust`;
-/// returns its address, the sender that shuts it down, and its task.
-async fn start(
-    adjust: impl FnOnce(&mut HttpOptions),
-) -> (
-    SocketAddr,
-    oneshot::Sender<()>,
-    tokio::task::JoinHandle<Result<(), flexmd_mcp::ServeError>>,
-) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let mut options = HttpOptions::new(addr);
-    options.token = Some(TOKEN.to_owned());
-    adjust(&mut options);
-    let (stop, stopped) = oneshot::channel::<()>();
-    let server = Server::new(Options::default()).unwrap();
-    let task = tokio::spawn(async move {
-        server
-            .serve_http(listener, options, async {
-                let _ = stopped.await;
-            })
-            .await
-    });
-    (addr, stop, task)
-}
-
-/// A response: status, headers (lower-case names), body (de-chunked).
-#[derive(Debug)]
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn error_message(&self) -> String {
-        let value: serde_json::Value = serde_json::from_str(&self.body).unwrap();
-        value["error"]["message"].as_str().unwrap().to_owned()
-    }
-}
-
-/// Sends one request (`Connection: close`) and reads the whole response.
-async fn request(addr: SocketAddr, method: &str, headers: &[(&str, &str)], body: &str) -> Reply {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let mut head = format!(
-        "{method} / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
-         Content-Length: {}\r\n",
-        addr.port(),
-        body.len()
-    );
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut raw))
-        .await
-        .expect("the server answers within 30 s")
-        .unwrap();
-    parse(&raw)
-}
-
-fn parse(raw: &[u8]) -> Reply {
-    let text = String::from_utf8_lossy(raw);
-    let (head, rest) = text.split_once("\r\n\r\n").expect("a whole response");
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
-    let body = if chunked {
-        let mut body = String::new();
-        let mut rest = rest;
-        while let Some((size, after)) = rest.split_once("\r\n") {
-            let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-            if size == 0 {
-                break;
-            }
-            body.push_str(&after[..size]);
-            rest = &after[size + 2..];
-        }
-        body
-    } else {
-        rest.to_owned()
-    };
-    Reply {
-        status,
-        headers,
-        body,
-    }
-}
-
-const AUTH: (&str, &str) = ("Authorization", "Bearer t0ken-for-tests");
+use tokio::net::TcpStream;
 
 #[tokio::test]
 async fn each_refusal_has_its_status_and_says_why() {
@@ -283,6 +165,93 @@ async fn a_body_that_never_arrives_is_answered_408() {
         .expect("an answer, not a wait")
         .unwrap();
     assert_eq!(parse(&raw[..n]).status, 408);
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+}
+
+/// A slow call: a grep of a 24 MB file for a pattern without a literal
+/// to skip by, which matches nothing.
+fn slow_call(id: usize, file: &str) -> String {
+    serde_json::json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "artifact_grep", "arguments": {
+            "callId": file, "pattern": "[a-z]+9{3}Q[0-9]", "max_tokens": 200}},
+    })
+    .to_string()
+}
+
+#[tokio::test]
+async fn calls_past_a_session_s_limit_are_refused_and_a_hang_up_frees_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.log");
+    let line = "2026-12-02T10:00:00 GET /item/12345 200 served from the cache in 3 ms\n";
+    std::fs::write(&file, line.repeat(24_000_000 / line.len())).unwrap();
+    let name = file.display().to_string();
+    let options = Options {
+        files: vec![file.clone()],
+        ..Options::default()
+    };
+    let (addr, stop, task) = start_with(options, |o| o.max_calls_per_session = 1).await;
+    let id = session(addr).await;
+    let headers = [
+        AUTH,
+        ("Mcp-Session-Id", id.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+    ];
+    let mut calls = tokio::task::JoinSet::new();
+    for n in 0..8 {
+        let (body, id) = (slow_call(10 + n, &name), id.clone());
+        calls.spawn(async move {
+            let headers = [
+                AUTH,
+                ("Mcp-Session-Id", id.as_str()),
+                ("MCP-Protocol-Version", "2025-06-18"),
+            ];
+            request(addr, "POST", &headers, &body).await
+        });
+    }
+    let replies = calls.join_all().await;
+    let refused = replies
+        .iter()
+        .filter(|r| {
+            r.body
+                .contains("runs 1 calls at once, its limit (flexmd mcp --max-calls-per-session)")
+        })
+        .count();
+    let answered = replies
+        .iter()
+        .filter(|r| r.body.contains(r#""result""#))
+        .count();
+    assert!(refused >= 1, "{replies:?}");
+    assert!(answered >= 1, "{replies:?}");
+    assert_eq!(refused + answered, 8, "{replies:?}");
+
+    // A client that hangs up mid-call: its place is given back, and the
+    // session goes on.
+    let mut hung_up = TcpStream::connect(addr).await.unwrap();
+    let body = slow_call(30, &name);
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Mcp-Session-Id: {id}\r\nMCP-Protocol-Version: 2025-06-18\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        addr.port(),
+        body.len()
+    );
+    hung_up.write_all(head.as_bytes()).await.unwrap();
+    drop(hung_up);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let next = request(addr, "POST", &headers, &slow_call(31, &name)).await;
+        if next.body.contains(r#""result""#) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the hung-up call kept its place: {next:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     stop.send(()).unwrap();
     task.await.unwrap().unwrap();
 }

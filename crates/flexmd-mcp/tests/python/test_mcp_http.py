@@ -275,3 +275,46 @@ def test_an_expired_session_is_404_and_a_fresh_one_works(tmp_path: Path, root: P
             return text(await session.call_tool("schema_list", {}))
 
         assert json.loads(asyncio.run(connect(url, fresh))) == json.loads(cli("schema", "list"))
+
+
+def test_sigterm_under_load_lets_calls_finish_and_exits_0(tmp_path: Path, root: Path) -> None:
+    """Ten clients grep and validate in a loop; SIGTERM arrives meanwhile.
+    The server must exit 0 within its shutdown deadline, with no hung task;
+    the clients see their sessions end (their errors are expected)."""
+    import threading
+
+    stop = threading.Event()
+    answered: list[int] = []
+
+    async def busy(session: ClientSession) -> None:
+        await session.call_tool("artifact_open", {"path": "logs/app.log"})
+        while not stop.is_set():
+            await session.call_tool("artifact_grep", {"callId": "logs/app.log", "pattern": " 500$"})
+            await session.call_tool("ofs_validate", {"spec": SPEC, "response": "## Summary\nOk.\n"})
+            answered.append(1)
+
+    def clients(url: str) -> None:
+        async def main() -> None:
+            async def one() -> None:
+                try:
+                    await connect(url, busy)
+                except BaseException:  # noqa: BLE001 - the server went away, as it should
+                    pass
+
+            await asyncio.wait_for(asyncio.gather(*(one() for _ in range(10))), timeout=60)
+
+        asyncio.run(main())
+
+    with server(tmp_path, root, "--shutdown-deadline", "5") as url:
+        thread = threading.Thread(target=clients, args=(url,))
+        thread.start()
+        deadline = time.monotonic() + 30
+        while len(answered) < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(answered) >= 20, "the clients did not get going"
+        started = time.monotonic()
+    # Leaving the block sent SIGTERM and checked the exit code (0).
+    assert time.monotonic() - started < 5 + 5
+    stop.set()
+    thread.join(timeout=60)
+    assert not thread.is_alive()
