@@ -138,7 +138,7 @@ def free_port() -> int:
 
 
 async def run_http(flexmd: str, root: Path, folder: Path, clients: int, calls: int,
-                   rounds: int) -> dict[str, Any]:
+                   rounds: int, settle: float) -> dict[str, Any]:
     token = folder / "token"
     token.write_text(TOKEN)
     port = free_port()
@@ -181,7 +181,7 @@ async def run_http(flexmd: str, root: Path, folder: Path, clients: int, calls: i
             # Every client closed its session (DELETE); wait past the idle
             # expiry for any that did not, then read the RSS again. Round
             # after round, a per-session leak would make it grow.
-            await asyncio.sleep(7)
+            await asyncio.sleep(settle)
             afters.append(round(rss_kib(process.pid, "VmRSS") / 1024, 1))
         peak = rss_kib(process.pid, "VmHWM")
         after = rss_kib(process.pid, "VmRSS")
@@ -241,6 +241,8 @@ async def main() -> int:
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3,
                         help="HTTP rounds of CLIENTS x CALLS on one server (the RSS after each)")
+    parser.add_argument("--settle", type=float, default=7,
+                        help="seconds to wait after a round before reading the RSS")
     parser.add_argument("--limit", type=float, default=600)
     parser.add_argument("--json")
     args = parser.parse_args()
@@ -248,7 +250,7 @@ async def main() -> int:
         folder = Path(tmp)
         root = make_root(folder)
         http = await asyncio.wait_for(run_http(args.flexmd, root, folder, args.clients, args.calls,
-                                               args.rounds),
+                                               args.rounds, args.settle),
                                       args.limit)
         stdio = await asyncio.wait_for(run_stdio(args.flexmd, root, args.clients, args.calls),
                                        args.limit)

@@ -426,12 +426,13 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
 /// `flexmd mcp`'s Streamable HTTP options.
 #[derive(Debug, clap::Args)]
 pub struct McpHttpArgs {
-    /// Serve MCP over Streamable HTTP at this address (e.g.
-    /// 127.0.0.1:8931; port 0 for any free one) instead of standard input
-    /// and output. Needs --token-file (or FLEXMD_MCP_TOKEN), or --no-auth
-    /// on a loopback address. Each session has its own open files and
-    /// cursors; SIGTERM lets calls in flight finish, then exits 0.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve MCP over Streamable HTTP at this address instead of standard
+    /// input and output: a port alone (8931) is on the loopback address
+    /// 127.0.0.1, this machine only; IP:PORT for another (0.0.0.0:8931);
+    /// port 0 for any free one. Needs --token-file (or FLEXMD_MCP_TOKEN),
+    /// or --no-auth on a loopback address. Each session has its own open
+    /// files and cursors; SIGTERM lets calls in flight finish, then exits 0.
+    #[arg(long, value_name = "[IP:]PORT", value_parser = http_address)]
     http: Option<std::net::SocketAddr>,
     /// The file holding the bearer token every request must carry
     /// (`Authorization: Bearer TOKEN`); FLEXMD_MCP_TOKEN is read when this
@@ -476,6 +477,16 @@ pub struct McpHttpArgs {
     /// seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = flexmd_mcp::DEFAULT_SHUTDOWN_DEADLINE.as_secs(), requires = "http")]
     shutdown_deadline: u64,
+}
+
+/// `--http`'s value: `IP:PORT`, or a port alone on the loopback address.
+fn http_address(value: &str) -> Result<std::net::SocketAddr, String> {
+    if let Ok(port) = value.parse::<u16>() {
+        return Ok(std::net::SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    value.parse().map_err(|_| {
+        format!("`{value}` is neither a port (8931) nor an address with a port (127.0.0.1:8931, [::1]:8931)")
+    })
 }
 
 impl McpHttpArgs {

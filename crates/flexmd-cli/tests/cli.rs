@@ -3037,5 +3037,15 @@ mod mcp {
             .args(["mcp", "--max-sessions", "3"])
             .assert()
             .code(2);
+        // A port alone is the loopback address; nonsense says what fits.
+        let refused = flexmd()
+            .args(["mcp", "--http", "localhost"])
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("is neither a port (8931) nor an address with a port"),
+            "{stderr}"
+        );
     }
 }

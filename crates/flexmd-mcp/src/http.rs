@@ -414,7 +414,12 @@ impl Server {
     /// Ctrl-C, then shuts down gracefully: what `flexmd mcp --http` runs.
     pub fn run_http(self, options: HttpOptions) -> Result<(), ServeError> {
         options.check()?;
+        // Calls run on the blocking pool: a few threads a core keep the
+        // cores busy; hundreds (tokio's default ceiling is 512) would only
+        // add stacks and allocator arenas under load.
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
         let runtime = tokio::runtime::Builder::new_multi_thread()
+            .max_blocking_threads(4 * cores)
             .enable_all()
             .build()
             .map_err(|e| ServeError::Transport(e.to_string()))?;

@@ -10,7 +10,9 @@ mod http_common;
 use std::time::{Duration, Instant};
 
 use flexmd_mcp::{HttpOptions, Options, Server};
-use http_common::{AUTH, INITIALIZE, TOKEN, parse, request, session, start, start_with};
+use http_common::{
+    AUTH, INITIALIZE, TOKEN, end_session, parse, request, session, start, start_with,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -96,17 +98,7 @@ async fn each_refusal_has_its_status_and_says_why() {
     assert!(fine.body.contains(r#""name":"flexmd""#), "{fine:?}");
     // Ending the session: 204, as the SDKs expect (rmcp says 202).
     let session = fine.header("mcp-session-id").unwrap().to_owned();
-    let ended = request(
-        addr,
-        "DELETE",
-        &[
-            AUTH,
-            ("Mcp-Session-Id", &session),
-            ("MCP-Protocol-Version", "2025-06-18"),
-        ],
-        "",
-    )
-    .await;
+    let ended = end_session(addr, &session).await;
     assert_eq!(ended.status, 204, "{ended:?}");
 
     stop.send(()).unwrap();

@@ -7,7 +7,7 @@ mod http_common;
 
 use std::time::{Duration, Instant};
 
-use http_common::{AUTH, INITIALIZE, Reply, request, start};
+use http_common::{AUTH, INITIALIZE, Reply, end_session, request, start};
 
 /// Ended (DELETE) and expired sessions free their state: no session's
 /// files or cursors outlive it, however many come and go.
@@ -21,17 +21,7 @@ async fn ended_and_expired_sessions_free_their_state() {
         assert_eq!(opened.status, 200);
         if round % 2 == 0 {
             let session = header(&opened);
-            let ended = request(
-                addr,
-                "DELETE",
-                &[
-                    AUTH,
-                    ("Mcp-Session-Id", &session),
-                    ("MCP-Protocol-Version", "2025-06-18"),
-                ],
-                "",
-            )
-            .await;
+            let ended = end_session(addr, &session).await;
             assert_eq!(ended.status, 204);
         }
     }

@@ -170,3 +170,18 @@ pub(crate) async fn session(addr: SocketAddr) -> String {
     assert_eq!(initialized.status, 202, "{initialized:?}");
     id
 }
+
+/// Ends session `id` with DELETE; the response.
+pub(crate) async fn end_session(addr: SocketAddr, id: &str) -> Reply {
+    request(
+        addr,
+        "DELETE",
+        &[
+            AUTH,
+            ("Mcp-Session-Id", id),
+            ("MCP-Protocol-Version", "2025-06-18"),
+        ],
+        "",
+    )
+    .await
+}

@@ -54,19 +54,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture()
-def root(tmp_path: Path) -> Path:
-    root = tmp_path / "root"
-    (root / "logs").mkdir(parents=True)
-    lines = [
-        f"2026-12-02T10:{i // 60 % 60:02}:{i % 60:02} GET /item/{i} {500 if i % 7 == 0 else 200}"
-        for i in range(4000)
-    ]
-    (root / "logs" / "app.log").write_text("\n".join(lines) + "\n")
-    (root / "logs" / "other.log").write_text("one line\n")
-    return root
-
-
 @contextmanager
 def server(tmp_path: Path, root: Path, *flags: str) -> Iterator[str]:
     """`flexmd mcp --http` on a free loopback port; yields its URL and

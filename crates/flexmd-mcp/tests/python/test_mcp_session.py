@@ -35,20 +35,6 @@ def cli(*args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
-@pytest.fixture()
-def root(tmp_path: Path) -> Path:
-    root = tmp_path / "root"
-    (root / "logs").mkdir(parents=True)
-    lines = [
-        f"2026-12-02T10:{i // 60 % 60:02}:{i % 60:02} GET /item/{i} {500 if i % 7 == 0 else 200}"
-        for i in range(4000)
-    ]
-    (root / "logs" / "app.log").write_text("\n".join(lines) + "\n")
-    (tmp_path / "secret.txt").write_text("password\n")
-    (root / "escape.txt").symlink_to(tmp_path / "secret.txt")
-    return root
-
-
 def text(result: Any) -> str:
     return result.content[0].text
 
