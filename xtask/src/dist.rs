@@ -401,25 +401,8 @@ fn sdist_resolves(sdist: &Path, version: &str) -> Result {
         .arg("-xzf")
         .arg(sdist))?;
     let manifest = unpacked.join(format!("flexmd-{version}/crates/flexmd-py/Cargo.toml"));
-    let metadata = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "metadata",
-            "--offline",
-            "--format-version",
-            "1",
-            "--manifest-path",
-        ])
-        .arg(&manifest)
-        .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
-    if !metadata.status.success() {
-        return Err(format!(
-            "the sdist is not a workspace Cargo can resolve: {}",
-            String::from_utf8_lossy(&metadata.stderr)
-        ));
-    }
-    let metadata: serde_json::Value = serde_json::from_slice(&metadata.stdout)
-        .map_err(|e| format!("cargo metadata on the sdist: {e}"))?;
+    let metadata = crate::cargo_metadata(&manifest, &[])
+        .map_err(|e| format!("the sdist is not a workspace Cargo can resolve: {e}"))?;
     let local = metadata["packages"]
         .as_array()
         .map_or(0, |p| p.iter().filter(|p| p["source"].is_null()).count());
@@ -498,8 +481,8 @@ fn cli(tools: &Tools, arch: Arch, version: &str, out: &Path) -> Result {
     // The host's musl target links with the system's cc (Rust brings
     // musl's C library itself); another architecture's with zig.
     let mut build = if native {
-        let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        command.current_dir(root()).arg("build");
+        let mut command = crate::cargo_command();
+        command.arg("build");
         command
     } else {
         let mut command = tools.command("cargo-zigbuild");
@@ -601,18 +584,8 @@ fn checksums(dist: &Path) -> Result {
         .into_iter()
         .filter(|p| p != Path::new("SHA256SUMS"))
         .collect();
-    let summed = Command::new("sha256sum")
-        .current_dir(dist)
-        .args(&files)
-        .output()
-        .map_err(|e| format!("cannot run sha256sum: {e}"))?;
-    if !summed.status.success() {
-        return Err(format!(
-            "sha256sum failed: {}",
-            String::from_utf8_lossy(&summed.stderr)
-        ));
-    }
-    std::fs::write(dist.join("SHA256SUMS"), &summed.stdout)
+    let summed = crate::python::output(Command::new("sha256sum").current_dir(dist).args(&files))?;
+    std::fs::write(dist.join("SHA256SUMS"), summed)
         .map_err(|e| format!("cannot write SHA256SUMS: {e}"))
 }
 

@@ -21,10 +21,10 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use crate::dist::{self, Arch};
-use crate::python::run;
+use crate::python::{output, run};
 use crate::{Result, root};
 
 /// The Node.js versions the npm package is run under: the oldest it
@@ -136,24 +136,6 @@ impl Clean {
             .env("LANG", "C.UTF-8");
         command
     }
-}
-
-/// Runs `command`, failing with its output when it fails; returns stdout.
-fn output(command: &mut Command) -> Result<String> {
-    let shown = format!("{command:?}").replace('"', "");
-    println!("$ {shown}");
-    let out: Output = command
-        .output()
-        .map_err(|e| format!("cannot run {shown}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{shown} failed ({}):\n{}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Fails unless `got` is `expected`, line for line.

@@ -15,13 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::python::run;
-use crate::{Result, root};
-
-fn cargo() -> Command {
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
-    command.current_dir(root());
-    command
-}
+use crate::{Result, cargo_command, root};
 
 /// The version of the `wasm-bindgen` crate Cargo.lock pins.
 fn locked_wasm_bindgen() -> Result<String> {
@@ -54,7 +48,7 @@ fn wasm_bindgen(version: &str) -> Result<PathBuf> {
     }
     let tools_arg = tools.to_string_lossy().into_owned();
     let install = |locked: bool| {
-        let mut command = cargo();
+        let mut command = cargo_command();
         command.args([
             "install",
             "wasm-bindgen-cli",
@@ -100,7 +94,7 @@ pub(crate) fn build() -> Result {
         ("flexmd_wasm", None),
         ("flexmd_core", Some("--no-default-features")),
     ] {
-        let mut build = cargo();
+        let mut build = cargo_command();
         build.args([
             "build",
             "--release",
@@ -266,7 +260,7 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
     // The CLI the tests compare with, as `cargo test --workspace` builds it
     // (a no-op after it; `build -p flexmd-cli` alone would rebuild it with
     // other features).
-    run(cargo().args(["test", "--workspace", "--no-run", "--quiet"]))?;
+    run(cargo_command().args(["test", "--workspace", "--no-run", "--quiet"]))?;
     let package = root().join("npm/flexmd");
     run(npm(&package).args(["ci", "--no-audit", "--no-fund"]))?;
     run(Command::new("node")

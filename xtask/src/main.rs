@@ -103,12 +103,18 @@ fn target_dir_of(root: &Path, var: Option<std::ffi::OsString>) -> PathBuf {
     }
 }
 
+/// The cargo that runs xtask (`$CARGO`), in the workspace's root.
+pub(crate) fn cargo_command() -> Command {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
+    command.current_dir(root());
+    command
+}
+
 fn cargo(args: &[&str]) -> Result {
     println!("$ cargo {}", args.join(" "));
     let started = std::time::Instant::now();
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+    let status = cargo_command()
         .args(args)
-        .current_dir(root())
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     // CI must stay well inside its time limit: each step says what it took.
@@ -529,28 +535,23 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("flexmd-testkit", &[]),
 ];
 
+/// `cargo metadata` (offline) of the workspace whose manifest is
+/// `manifest`, with `extra` flags, as JSON.
+pub(crate) fn cargo_metadata(manifest: &Path, extra: &[&str]) -> Result<serde_json::Value> {
+    let out = python::output(
+        cargo_command()
+            .args(["metadata", "--format-version", "1", "--offline"])
+            .args(extra)
+            .arg("--manifest-path")
+            .arg(manifest),
+    )?;
+    serde_json::from_str(&out).map_err(|e| format!("cannot read cargo metadata's JSON: {e}"))
+}
+
 /// Checks, from `cargo metadata`, that every flexmd crate's dependencies on
 /// other flexmd crates are the ones [`LAYERS`] allows.
 fn layering() -> Result {
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .current_dir(root())
-        .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "cargo metadata failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| format!("cannot read cargo metadata's JSON: {e}"))?;
+    let metadata = cargo_metadata(&root().join("Cargo.toml"), &["--no-deps"])?;
     let checked = check_layers(&metadata)?;
     println!("layering: dependencies point down ({checked} crates, from cargo metadata)");
     Ok(())

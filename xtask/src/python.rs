@@ -68,6 +68,24 @@ pub(crate) fn run(command: &mut Command) -> Result {
     }
 }
 
+/// Runs `command`, failing with its output when it fails; returns stdout.
+pub(crate) fn output(command: &mut Command) -> Result<String> {
+    let shown = format!("{command:?}").replace('"', "");
+    println!("$ {shown}");
+    let out = command
+        .output()
+        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{shown} failed ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
 /// The first Python 3.9+ on PATH.
 pub(crate) fn python() -> Result<String> {
     for candidate in ["python3", "python"] {

@@ -291,8 +291,8 @@ impl Gate {
             }
             return response;
         }
-        let bytes = match transport::check_line(bytes.to_vec(), None, limit) {
-            Verdict::Pass(checked, _) => Bytes::from(checked),
+        let (bytes, request_id) = match transport::check_line(Vec::from(bytes), None, limit) {
+            Verdict::Pass(checked, _, request_id) => (Bytes::from(checked), request_id),
             Verdict::Skip => {
                 return refuse_with(
                     StatusCode::BAD_REQUEST,
@@ -313,7 +313,6 @@ impl Gate {
             .get(SESSION_HEADER)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        let request_id = request_id(&bytes);
         let request = Request::from_parts(parts, Full::new(bytes));
         if let Some(session) = session {
             let response = self.service.handle(request).await;
@@ -346,13 +345,6 @@ impl Gate {
         }
         self.service.handle(request).await
     }
-}
-
-/// The `id` of a JSON-RPC request (a message with a `method` and an `id`).
-fn request_id(body: &[u8]) -> Option<serde_json::Value> {
-    let message: serde_json::Value = serde_json::from_slice(body).ok()?;
-    message.get("method")?;
-    message.get("id").cloned()
 }
 
 /// A response body that, dropped before its end (the client hung up),

@@ -550,9 +550,15 @@ impl State {
             }
         };
         let key = self.session.as_ref().map(|s| s.cursor_key);
-        let cursor = match (cursor, key) {
-            (Some(cursor), Some(key)) => Some(mask_cursor(&cursor, key)),
-            (cursor, _) => cursor,
+        // The cursor as the library reads it (unmasked), and as the client
+        // sent it, which is what an error about it must quote.
+        let (cursor, sent) = match (cursor, key) {
+            (Some(cursor), Some(key)) => (Some(mask_cursor(&cursor, key)), Some(cursor)),
+            (cursor, _) => (cursor, None),
+        };
+        let quoted = |message: String| match (&cursor, &sent) {
+            (Some(read), Some(sent)) => message.replace(read.as_str(), sent),
+            _ => message,
         };
         let cursor = cursor.as_deref();
         let arguments = Value::Object(args);
@@ -631,8 +637,8 @@ impl State {
             },
             Err(failure) => Reply {
                 result: CallToolResult::error(vec![ContentBlock::text(match failure {
-                    Failure::Message(message) => message,
-                    Failure::Artifact(e) => unknown_tool_hint(name, e.to_string(), self),
+                    Failure::Message(message) => quoted(message),
+                    Failure::Artifact(e) => quoted(unknown_tool_hint(name, e.to_string(), self)),
                 })]),
                 opened,
             },

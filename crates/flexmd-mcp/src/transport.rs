@@ -69,8 +69,9 @@ pub(crate) enum Verdict {
     /// Blank: nothing to do.
     Skip,
     /// For the protocol loop, as it is or with lone surrogates replaced
-    /// (how many).
-    Pass(Vec<u8>, usize),
+    /// (how many), and the `id` when it is a request (one that is owed an
+    /// answer).
+    Pass(Vec<u8>, usize, Option<Value>),
     /// Answered here.
     Refuse(Refusal),
 }
@@ -148,7 +149,8 @@ pub(crate) fn check_line(mut line: Vec<u8>, over: Option<usize>, limit: usize) -
     if let Some(refusal) = check_request(&value) {
         return Verdict::Refuse(refusal);
     }
-    Verdict::Pass(line, scan.surrogates)
+    let request = value.get("method").and(value.get("id")).cloned();
+    Verdict::Pass(line, scan.surrogates, request)
 }
 
 /// A request whose method the server knows but whose parameters it cannot
@@ -440,7 +442,7 @@ pub(crate) async fn gate<R, W>(
         number += 1;
         match check_line(line, over, limit) {
             Verdict::Skip => {}
-            Verdict::Pass(mut line, surrogates) => {
+            Verdict::Pass(mut line, surrogates, _) => {
                 if surrogates > 0 {
                     eprintln!(
                         "flexmd mcp: message {number}: {surrogates} lone surrogate escape(s) \
@@ -581,7 +583,7 @@ mod tests {
         let fine = br#"{"jsonrpc":"2.0","id":5,"method":"ping","params":{"a":1,"b":{"a":2},"c":["a","a"]}}"#;
         assert!(matches!(
             check_line(fine.to_vec(), None, 1 << 20),
-            Verdict::Pass(_, 0)
+            Verdict::Pass(_, 0, _)
         ));
         let r = refusal(br#"["id","id"]"#);
         assert!(
@@ -615,7 +617,7 @@ mod tests {
         );
         assert!(matches!(
             check_line(fits.into_bytes(), None, 1 << 20),
-            Verdict::Pass(_, 0)
+            Verdict::Pass(_, 0, _)
         ));
     }
 
@@ -641,7 +643,7 @@ mod tests {
     fn lone_surrogates_become_replacement_characters() {
         let line = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"x\ud800y","b":"\ud83d\ude00","c":"\udc00\\ud800","d":"\ud800\ud800"}}"#;
         match check_line(line.to_vec(), None, 1 << 20) {
-            Verdict::Pass(line, n) => {
+            Verdict::Pass(line, n, _) => {
                 assert_eq!(n, 4);
                 let value: Value = serde_json::from_slice(&line).unwrap_or_default();
                 assert_eq!(
@@ -696,15 +698,26 @@ mod tests {
 
     #[test]
     fn good_lines_and_notifications_pass_untouched() {
-        for line in [
-            br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.as_slice(),
-            br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-            br#"{"jsonrpc":"2.0","id":1,"method":"nosuch","params":{}}"#,
-            br#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        // The id comes back for requests only: a response carries one but
+        // is owed nothing.
+        for (line, request) in [
+            (
+                br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.as_slice(),
+                Some(json!(1)),
+            ),
+            (
+                br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                None,
+            ),
+            (
+                br#"{"jsonrpc":"2.0","id":"a","method":"nosuch","params":{}}"#,
+                Some(json!("a")),
+            ),
+            (br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, None),
         ] {
             assert_eq!(
                 check_line(line.to_vec(), None, 1 << 20),
-                Verdict::Pass(line.to_vec(), 0)
+                Verdict::Pass(line.to_vec(), 0, request)
             );
         }
         assert_eq!(check_line(b"  \r".to_vec(), None, 10), Verdict::Skip);

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from conftest import is_error, page_through, text
 
 mcp = pytest.importorskip(
     "mcp", reason="the MCP SDK (pip install mcp) could not be installed here"
@@ -88,14 +89,6 @@ def server(tmp_path: Path, root: Path, *flags: str) -> Iterator[str]:
     assert code == 0
 
 
-def text(result: Any) -> str:
-    return result.content[0].text
-
-
-def is_error(result: Any) -> bool:
-    return bool(getattr(result, "is_error", getattr(result, "isError", False)))
-
-
 async def connect(url: str, body: Any, token: str = TOKEN) -> Any:
     async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as client:
         async with streamable_http_client(url, http_client=client) as (read, write):
@@ -139,18 +132,7 @@ def test_tools_over_http_page_like_stdio(tmp_path: Path, root: Path) -> None:
         expected = cli("artifact", "grep", str(log), "pattern= 500$", "lineNumbers=true")
         assert text(whole) == expected.rstrip("\n")
 
-        lines: list[str] = []
-        cursor = None
-        pages = 0
-        while True:
-            args = {**grep, "max_tokens": 500, **({"cursor": cursor} if cursor else {})}
-            page = await session.call_tool("artifact_grep", args)
-            assert not is_error(page)
-            pages += 1
-            lines.extend(text(page).splitlines())
-            if len(page.content) == 1:
-                break
-            cursor = json.loads(page.content[1].text)["cursor"]
+        lines, pages = await page_through(session, "artifact_grep", grep)
         assert pages > 5
         assert lines == text(whole).splitlines()
 
@@ -201,6 +183,8 @@ def test_two_sessions_see_only_their_own_files_and_cursors(tmp_path: Path, root:
                 stolen = await session.call_tool("artifact_grep", {**grep, "cursor": given["cursor"]})
                 assert is_error(stolen)
                 assert "is not one this call returned" in text(stolen)
+                # The error quotes the cursor as it was sent.
+                assert f'`cursor` "{given["cursor"]}"' in text(stolen)
             finally:
                 second_done.set()
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import field, is_error, page_through, text
 
 mcp = pytest.importorskip(
     "mcp", reason="the MCP SDK (pip install mcp) could not be installed here"
@@ -33,22 +34,6 @@ def cli(*args: str, stdin: str | None = None) -> str:
         [CLI, *args], input=stdin, capture_output=True, text=True, check=False
     )
     return done.stdout
-
-
-def text(result: Any) -> str:
-    return result.content[0].text
-
-
-def field(obj: Any, name: str) -> Any:
-    """A field by its snake_case name (mcp 2) or its camelCase one (mcp 1)."""
-    if hasattr(obj, name):
-        return getattr(obj, name)
-    head, *rest = name.split("_")
-    return getattr(obj, head + "".join(part.title() for part in rest))
-
-
-def is_error(result: Any) -> bool:
-    return bool(field(result, "is_error"))
 
 
 def run(root: Path, body: Any) -> Any:
@@ -93,22 +78,7 @@ def test_open_grep_and_page_through_a_result(root: Path) -> None:
         assert len(text(whole).splitlines()) == 572
 
         # The same result in pages of at most 500 tokens, put back together.
-        lines: list[str] = []
-        cursor = None
-        pages = 0
-        while True:
-            args = {**grep, "max_tokens": 500}
-            if cursor:
-                args["cursor"] = cursor
-            page = await session.call_tool("artifact_grep", args)
-            assert not is_error(page)
-            pages += 1
-            lines.extend(text(page).splitlines())
-            if len(page.content) == 1:
-                break
-            note = json.loads(page.content[1].text)
-            assert note["truncated"] is True and note["omitted"]["unit"] == "lines"
-            cursor = note["cursor"]
+        lines, pages = await page_through(session, "artifact_grep", grep)
         assert pages > 5
         assert lines == text(whole).splitlines()
 
