@@ -220,61 +220,65 @@ struct Gate {
 }
 
 impl Gate {
-    async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
-        if let Some(token) = &self.options.token {
-            let given = request
-                .headers()
-                .get(hyper::header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.strip_prefix("Bearer "))
-                .unwrap_or_default();
-            if !same_token(given.trim().as_bytes(), token.as_bytes()) {
-                return refuse(
-                    StatusCode::UNAUTHORIZED,
-                    "this server needs `Authorization: Bearer TOKEN` with the token it was \
-                     started with (flexmd mcp --token-file)",
-                );
-            }
-        }
-        // The body is read here, whole, within its limit and its time, so
-        // that a slow or endless body is answered rather than waited for.
-        let (parts, body) = request.into_parts();
+    /// The 401 for a request without the server's token, if it has one.
+    fn unauthorised(&self, request: &Request<Incoming>) -> Option<Response<Body>> {
+        let token = self.options.token.as_ref()?;
+        let given = request
+            .headers()
+            .get(hyper::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or_default();
+        (!same_token(given.trim().as_bytes(), token.as_bytes())).then(|| {
+            refuse(
+                StatusCode::UNAUTHORIZED,
+                "this server needs `Authorization: Bearer TOKEN` with the token it was \
+                 started with (flexmd mcp --token-file)",
+            )
+        })
+    }
+
+    /// The body, read whole within its limit (413) and its time (408), so
+    /// that a slow or endless body is answered rather than waited for.
+    async fn read_body(&self, body: Incoming) -> Result<Bytes, Response<Body>> {
         let limit = self.options.max_body_bytes;
         let read = tokio::time::timeout(
             self.options.body_timeout,
             Limited::new(body, limit).collect(),
         )
         .await;
-        let bytes = match read {
-            Err(_) => {
-                return refuse(
-                    StatusCode::REQUEST_TIMEOUT,
-                    &format!(
-                        "the request body did not arrive within {} s",
-                        self.options.body_timeout.as_secs()
-                    ),
-                );
-            }
-            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-                return refuse(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    &format!(
-                        "the request body is over the server's limit of {limit} bytes \
-                         (flexmd mcp --max-message-bytes); send less in one call"
-                    ),
-                );
-            }
-            Ok(Err(e)) => {
-                return refuse(
-                    StatusCode::BAD_REQUEST,
-                    &format!("the request body could not be read: {e}"),
-                );
-            }
-            Ok(Ok(collected)) => collected.to_bytes(),
+        match read {
+            Err(_) => Err(refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!(
+                    "the request body did not arrive within {} s",
+                    self.options.body_timeout.as_secs()
+                ),
+            )),
+            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(refuse(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!(
+                    "the request body is over the server's limit of {limit} bytes \
+                     (flexmd mcp --max-message-bytes); send less in one call"
+                ),
+            )),
+            Ok(Err(e)) => Err(refuse(
+                StatusCode::BAD_REQUEST,
+                &format!("the request body could not be read: {e}"),
+            )),
+            Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        }
+    }
+
+    async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+        if let Some(refused) = self.unauthorised(&request) {
+            return refused;
+        }
+        let (parts, body) = request.into_parts();
+        let bytes = match self.read_body(body).await {
+            Ok(bytes) => bytes,
+            Err(refused) => return refused,
         };
-        // The checks every stdio line gets (UTF-8, JSON, depth, repeated
-        // keys, the shape of known methods' params), answered the same way:
-        // a JSON-RPC error, here with status 400.
         if parts.method != hyper::Method::POST {
             // GET (the server's stream) and DELETE (end the session) carry
             // no message.
@@ -291,6 +295,10 @@ impl Gate {
             }
             return response;
         }
+        // The checks every stdio line gets (UTF-8, JSON, depth, repeated
+        // keys, the shape of known methods' params), answered the same way:
+        // a JSON-RPC error, here with status 400.
+        let limit = self.options.max_body_bytes;
         let (bytes, request_id) = match transport::check_line(Vec::from(bytes), None, limit) {
             Verdict::Pass(checked, _, request_id) => (Bytes::from(checked), request_id),
             Verdict::Skip => {
