@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from conftest import is_error, page_through, text
+from mcp_helpers import is_error, page_through, root, text  # noqa: F401 (root: a fixture)
 
 mcp = pytest.importorskip(
     "mcp", reason="the MCP SDK (pip install mcp) could not be installed here"

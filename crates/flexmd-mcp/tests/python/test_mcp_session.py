@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import field, is_error, page_through, text
+from mcp_helpers import field, is_error, page_through, root, text  # noqa: F401 (root: a fixture)
 
 mcp = pytest.importorskip(
     "mcp", reason="the MCP SDK (pip install mcp) could not be installed here"

@@ -1,4 +1,9 @@
-"""What the MCP end-to-end tests share: the root a server is started on."""
+"""What the MCP end-to-end tests share: the root a server is started on (a
+fixture, imported by each test module), and readers of tool results.
+
+Not a `conftest.py`: the Python package's tests import their own `conftest`
+by name, and pytest, run over both suites at once, keeps one module of that
+name: the last loaded would shadow theirs."""
 
 from __future__ import annotations
 
