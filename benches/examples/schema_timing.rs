@@ -90,6 +90,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .count()
         }),
     );
+    print(
+        "bare jsonschema is_valid",
+        "values",
+        time(runs, n, || {
+            instances.iter().filter(|i| !bare.is_valid(i)).count()
+        }),
+    );
     // Text in, verdict out: parse, then judge.
     let from_text = |judge: &dyn Fn(&Value) -> bool| {
         texts
@@ -101,6 +108,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "flexmd serde_json + Registry::is_valid",
         "text",
         time(runs, n, || from_text(&|v| registry.is_valid("review", v))),
+    );
+    print(
+        "flexmd Registry::is_valid_json",
+        "text",
+        time(runs, n, || {
+            texts
+                .iter()
+                .filter(|t| !registry.is_valid_json("review", t).unwrap_or(false))
+                .count()
+        }),
     );
     print(
         "flexmd serde_json + Registry::validate_owned",

@@ -43,6 +43,14 @@ const ROWS: &[(&str, &str)] = &[
         "batch",
         "batch throughput: generated answers checked, extracted and their JSON found, per answer (whole run)",
     ),
+    (
+        "python",
+        "the Python package per call beside the Python libraries it replaces, each call crossing into the extension and back: `loads` and `find_json` beside json_repair on the llm-json cases, `validate` (the outcome, no coercion) beside Python jsonschema on 100 000 `review` instances",
+    ),
+    (
+        "npm",
+        "the npm package (WebAssembly) per call beside the JavaScript libraries it replaces, each call crossing into the module and back: `findJson` beside jsonrepair on the llm-json cases, `SchemaValidator.validate` (the outcome) beside ajv on 100 000 `review` instances",
+    ),
 ];
 
 /// The Python packages the rows use, pinned.
@@ -159,6 +167,8 @@ pub(crate) fn run(args: &[String]) -> Result {
             "schema" => bench.schema_row(&mut result)?,
             "artifact" => bench.artifact_row(&mut result)?,
             "batch" => bench.batch_row(&mut result)?,
+            "python" => bench.python_row(&mut result)?,
+            "npm" => bench.npm_row(&mut result)?,
             _ => {}
         }
         for m in &result.measures {
@@ -446,6 +456,114 @@ impl Bench {
         Ok(())
     }
 
+    /// The llm-json cases, or `None` (the row skipped, saying so).
+    fn llm_json_cases(&self, row: &mut RowResult) -> Option<PathBuf> {
+        let cases = self.root.join("../shared/conformance/llm-json/cases.jsonl");
+        if cases.exists() {
+            return Some(cases);
+        }
+        row.skipped.push(format!(
+            "{} is missing (the conformance data): the row needs it",
+            cases.display()
+        ));
+        None
+    }
+
+    /// The `review` instances and schema the `schema` row writes, written
+    /// now when that row has not run.
+    fn review_instances(&self) -> Result {
+        if self.data.join("review_instances.json").exists() {
+            return Ok(());
+        }
+        json_lines(
+            Command::new(self.release("examples/schema_timing"))
+                .arg("1")
+                .arg(&self.data),
+        )
+        .map(drop)
+    }
+
+    /// Each package measure beside its peer: lines of `tool`, `op`,
+    /// `seconds_per_op` (and `right` or `invalid`), flexmd's named by
+    /// `ours_prefix`, paired with the peers of the same `op`.
+    fn package_measures(row: &mut RowResult, lines: &[Value], ours_prefix: &str) {
+        let (ours, peers): (Vec<&Value>, Vec<&Value>) =
+            lines.iter().partition(|l| tool(l).starts_with(ours_prefix));
+        for mine in &ours {
+            for peer in peers.iter().filter(|p| p["op"] == mine["op"]) {
+                let note = match (mine["right"].as_str(), peer["right"].as_str()) {
+                    (Some(a), Some(b)) => format!("cases right: flexmd {a}, peer {b}"),
+                    _ => format!(
+                        "invalid found: flexmd {}, peer {}",
+                        mine["invalid"], peer["invalid"]
+                    ),
+                };
+                row.measures.push(Measure {
+                    what: mine["op"].as_str().unwrap_or_default().to_owned(),
+                    ours: (tool(mine), seconds(mine, "seconds_per_op")),
+                    peer: (tool(peer), seconds(peer, "seconds_per_op")),
+                    note,
+                });
+            }
+        }
+    }
+
+    /// The Python package (built with the release profile into the peers'
+    /// venv) beside json_repair and Python jsonschema.
+    fn python_row(&self, row: &mut RowResult) -> Result {
+        let Some(python) = &self.python else {
+            row.skipped
+                .push("the Python peers (not installed)".to_owned());
+            return Ok(());
+        };
+        let Some(cases) = self.llm_json_cases(row) else {
+            return Ok(());
+        };
+        self.review_instances()?;
+        // pip builds the extension with maturin; the release profile
+        // reuses what the other rows built.
+        crate::python::run(
+            Command::new(python)
+                .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
+                .arg(self.root.join("crates/flexmd-py"))
+                .env("MATURIN_PEP517_ARGS", "--profile release")
+                .env("CARGO_TARGET_DIR", crate::target_dir()),
+        )?;
+        let lines = json_lines(
+            Command::new(python)
+                .arg(self.script("benches/python/package_calls.py"))
+                .arg(&cases)
+                .arg(&self.data)
+                .arg(if self.quick { "1" } else { "3" }),
+        )?;
+        Self::package_measures(row, &lines, "flexmd");
+        Ok(())
+    }
+
+    /// The npm package (the WebAssembly module built as `cargo xtask js`
+    /// builds it) beside jsonrepair and ajv.
+    fn npm_row(&self, row: &mut RowResult) -> Result {
+        let Some(node) = &self.node else {
+            row.skipped.push("the npm peers (not installed)".to_owned());
+            return Ok(());
+        };
+        let Some(cases) = self.llm_json_cases(row) else {
+            return Ok(());
+        };
+        self.review_instances()?;
+        crate::js::build()?;
+        let lines = json_lines(
+            Command::new("node")
+                .arg(self.script("benches/scripts/npm_calls.mjs"))
+                .arg(node)
+                .arg(&self.data)
+                .arg(&cases)
+                .arg(self.runs.to_string()),
+        )?;
+        Self::package_measures(row, &lines, "flexmd");
+        Ok(())
+    }
+
     /// find_json beside llm_json (Rust), json_repair (Python) and
     /// jsonrepair (Node) on the llm-json cases: time per case, cases right.
     fn json_row(&self, row: &mut RowResult) -> Result {
@@ -545,7 +663,7 @@ impl Bench {
         };
         let validate = ours_named("flexmd Registry::validate")?;
         let is_valid = ours_named("flexmd Registry::is_valid")?;
-        let text = ours_named("flexmd serde_json + Registry::is_valid")?;
+        let text = ours_named("flexmd Registry::is_valid_json")?;
         let bare = ours_named("bare jsonschema (is_valid, then iter_errors)")?;
         row.measures.push(Measure {
             what: "values".to_owned(),
@@ -562,7 +680,7 @@ impl Bench {
                     what: "text".to_owned(),
                     ours: text.clone(),
                     peer: peer_figure,
-                    note: "JSON text in, verdict out".to_owned(),
+                    note: "JSON text in, verdict out (read without building a value)".to_owned(),
                 });
             } else {
                 for ours in [&validate, &is_valid] {

@@ -275,9 +275,17 @@ fn conformance(args: &[String]) -> Result {
 /// Markdown tokens for the others.
 fn fuzz_dictionary(target: &str) -> &'static str {
     match target {
-        "find_json" | "schema_validate" | "schema_fuzzed" | "constrain_export"
-        | "jsonpath_documents" | "artifact_query" | "grep_flags" | "tool_dispatch"
-        | "stream_json" | "json_lines" => "json",
+        "find_json"
+        | "schema_validate"
+        | "schema_verdict_text"
+        | "schema_fuzzed"
+        | "constrain_export"
+        | "jsonpath_documents"
+        | "artifact_query"
+        | "grep_flags"
+        | "tool_dispatch"
+        | "stream_json"
+        | "json_lines" => "json",
         "mcp_session" => "mcp",
         _ => "markdown",
     }

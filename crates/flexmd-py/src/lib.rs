@@ -849,7 +849,7 @@ fn find_json_as<'py>(
     let spec = schema.cast::<Spec>().ok();
     let value = match spec {
         Some(_) => Value::Null,
-        None => schema_value(py, schema, &registry)?,
+        None => schema_value(py, schema, &registry)?.into_owned(),
     };
     let target = match &spec {
         Some(spec) => flexmd_schema::Target::Spec(&spec.get().spec),
@@ -902,7 +902,8 @@ fn hints<'py>(
     registry: Option<&Bound<'py, PyRegistry>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let errors: Vec<flexmd_schema::Violation> = from_py(errors, "not a list of errors")?;
-    let schema = schema_value(py, schema, &registry_of(registry))?;
+    let registry = registry_of(registry);
+    let schema = schema_value(py, schema, &registry)?;
     to_py(py, &flexmd_schema::hints(&errors, &schema))
 }
 
@@ -1005,7 +1006,9 @@ impl AskSession {
     ) -> PyResult<Self> {
         let registry = registry_of(registry);
         let expected = match (schema, spec) {
-            (Some(schema), None) => Expected::Schema(schema_value(py, schema, &registry)?),
+            (Some(schema), None) => {
+                Expected::Schema(schema_value(py, schema, &registry)?.into_owned())
+            }
             (None, Some(spec)) => Expected::Spec(spec.get().spec.clone()),
             _ => {
                 return Err(PyTypeError::new_err(

@@ -148,8 +148,8 @@ impl PyRegistry {
 
 /// The schema `registry` holds as `name`, or a `SchemaError` listing the
 /// names it knows.
-pub(crate) fn named(py: Python<'_>, registry: &Registry, name: &str) -> PyResult<Value> {
-    registry.get(name).cloned().ok_or_else(|| {
+pub(crate) fn named<'r>(py: Python<'_>, registry: &'r Registry, name: &str) -> PyResult<&'r Value> {
+    registry.get(name).ok_or_else(|| {
         crate::flexmd_error(
             py,
             "SchemaError",
@@ -163,14 +163,15 @@ pub(crate) fn named(py: Python<'_>, registry: &Registry, name: &str) -> PyResult
 }
 
 /// A schema given by name (resolved in `registry`) or as a value.
-pub(crate) fn schema_value(
+/// A schema given by name is borrowed from the registry, not copied.
+pub(crate) fn schema_value<'r>(
     py: Python<'_>,
     schema: &Bound<'_, PyAny>,
-    registry: &Registry,
-) -> PyResult<Value> {
+    registry: &'r Registry,
+) -> PyResult<std::borrow::Cow<'r, Value>> {
     match schema.cast::<PyString>() {
-        Ok(name) => named(py, registry, &name.to_cow()?),
-        Err(_) => schema_json(schema),
+        Ok(name) => named(py, registry, &name.to_cow()?).map(std::borrow::Cow::Borrowed),
+        Err(_) => schema_json(schema).map(std::borrow::Cow::Owned),
     }
 }
 

@@ -184,7 +184,10 @@ def test_ctrl_c_stops_a_long_call(case: str, big_file: str) -> None:
 
     script = textwrap.dedent(
         f"""
-        import sys, time, flexmd
+        import signal, sys, time, flexmd
+        # Python leaves Ctrl-C alone when it starts with SIGINT ignored (a
+        # job started with `&` by a shell without job control): take it.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         art = flexmd.Artifact.open({big_file!r}, kind="text", call_id="big")
         md = flexmd.Artifact.open({big_file!r}, kind="markdown", call_id="md")
         print("ready", flush=True)

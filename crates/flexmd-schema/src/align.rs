@@ -939,7 +939,8 @@ pub(crate) struct BranchJudge<'a> {
     registry: &'a Registry,
     /// By the branch's JSON text: a branch reached through a `$ref` is a
     /// fresh copy each time, so its address would never hit.
-    compiled: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<crate::registry::Compiled>>>>,
+    compiled:
+        std::cell::RefCell<HashMap<String, Option<std::sync::Arc<crate::registry::Compiled>>>>,
 }
 
 impl<'a> BranchJudge<'a> {
@@ -960,7 +961,7 @@ impl<'a> BranchJudge<'a> {
         })
     }
 
-    fn compiled(&self, branch: &Value) -> Option<std::rc::Rc<crate::registry::Compiled>> {
+    fn compiled(&self, branch: &Value) -> Option<std::sync::Arc<crate::registry::Compiled>> {
         let key = branch.to_string();
         if let Some(known) = self.compiled.borrow().get(&key) {
             return known.clone();
@@ -975,11 +976,7 @@ impl<'a> BranchJudge<'a> {
                 }
             }
         }
-        let compiled = self
-            .registry
-            .compile(&standalone)
-            .ok()
-            .map(std::rc::Rc::new);
+        let compiled = self.registry.compile(&standalone).ok();
         self.compiled.borrow_mut().insert(key, compiled.clone());
         compiled
     }

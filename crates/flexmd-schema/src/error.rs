@@ -83,6 +83,20 @@ pub enum SchemaError {
         #[source]
         source: std::io::Error,
     },
+    /// Text given as JSON that `serde_json` cannot read.
+    #[error("the text is not JSON (line {line}, column {column}): {message}")]
+    #[diagnostic(
+        code(schema::invalid_json),
+        help("to find and repair the JSON in a model's answer, use `validate_text`")
+    )]
+    InvalidJson {
+        /// The parser's reason.
+        message: String,
+        /// 1-based line of the place it stopped.
+        line: usize,
+        /// 1-based column of the place it stopped.
+        column: usize,
+    },
     /// A file that is not JSON.
     #[error("{} is not JSON: {message}", path.display())]
     #[diagnostic(code(schema::not_json))]

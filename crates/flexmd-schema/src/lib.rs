@@ -35,6 +35,7 @@ mod error;
 mod hints;
 mod infer;
 mod numbers;
+mod plan;
 mod registry;
 mod retry;
 mod text;

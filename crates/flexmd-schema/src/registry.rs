@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::SchemaError;
+use crate::plan::Plan;
 use crate::violation::{Violation, dotted_path, violation};
 
 /// The base URI of a registered schema without `$id`: `flexmd://schemas/NAME`,
@@ -96,28 +97,53 @@ impl Outcome {
 /// A registered schema; cloned cheaply (the compiled form is shared).
 #[derive(Clone)]
 struct Entry {
-    schema: Value,
     compiled: Arc<Compiled>,
 }
 
 /// A compiled schema, and whether validating with it can recurse as deep as
 /// the instance (only then is the instance's depth checked first).
 pub(crate) struct Compiled {
+    /// The schema it was compiled from.
+    pub(crate) schema: Value,
     pub(crate) validator: Validator,
     guard: bool,
+    /// The fast verdict, for a schema written in the keywords it covers.
+    plan: Option<Plan>,
 }
 
 impl Compiled {
     fn new(validator: Validator, schema: &Value) -> Self {
         Self {
+            schema: schema.clone(),
             validator,
             guard: can_recurse(schema),
+            plan: Plan::compile(schema),
+        }
+    }
+
+    /// Whether `instance` is valid: the plan's verdict where there is one
+    /// (a plan never needs the depth guard: it has no `$ref` and no
+    /// `uniqueItems`), else the validator's.
+    pub(crate) fn is_valid(&self, instance: &Value) -> bool {
+        match &self.plan {
+            Some(plan) => plan.is_valid(instance),
+            None => {
+                !(self.guard && too_deep(instance, MAX_INSTANCE_DEPTH).is_some())
+                    && self.validator.is_valid(instance)
+            }
         }
     }
 
     /// How many violations `instance` has, counting at most `limit`; an
     /// instance too deep for a schema that can recurse counts as `limit`.
     pub(crate) fn count_errors(&self, instance: &Value, limit: usize) -> usize {
+        if self
+            .plan
+            .as_ref()
+            .is_some_and(|plan| plan.is_valid(instance))
+        {
+            return 0;
+        }
         if self.guard && too_deep(instance, MAX_INSTANCE_DEPTH).is_some() {
             return limit;
         }
@@ -169,6 +195,43 @@ pub struct Registry {
     entries: IndexMap<String, Entry>,
     /// Every schema `$ref`s may reach, by URI.
     resources: Arc<HashMap<String, Value>>,
+    /// Schemas given inline, compiled before (shared by clones; a fresh
+    /// one whenever `resources` changes, since `$ref`s resolve there).
+    inline: Arc<InlineCache>,
+}
+
+/// The last [`INLINE_CACHE_SIZE`] schemas given inline, compiled, by
+/// content: a caller passing the same schema on every call (the Python
+/// and JavaScript packages, a schema object each time) compiles it once.
+#[derive(Default)]
+struct InlineCache(std::sync::Mutex<Vec<Arc<Compiled>>>);
+
+/// How many inline schemas a registry keeps compiled.
+const INLINE_CACHE_SIZE: usize = 32;
+/// A schema with more values than this is compiled each time it is given,
+/// not kept (the cache's memory stays bounded).
+const INLINE_CACHE_MAX_VALUES: usize = 20_000;
+
+impl InlineCache {
+    fn get(&self, schema: &Value) -> Option<Arc<Compiled>> {
+        let cache = self.0.lock().ok()?;
+        cache
+            .iter()
+            .find(|known| known.schema == *schema)
+            .map(Arc::clone)
+    }
+
+    fn keep(&self, compiled: &Arc<Compiled>) {
+        if more_values_than(&compiled.schema, INLINE_CACHE_MAX_VALUES) {
+            return;
+        }
+        if let Ok(mut cache) = self.0.lock() {
+            if cache.len() >= INLINE_CACHE_SIZE {
+                cache.remove(0);
+            }
+            cache.push(Arc::clone(compiled));
+        }
+    }
 }
 
 impl Default for Registry {
@@ -217,6 +280,7 @@ impl Registry {
         Self {
             entries: IndexMap::new(),
             resources: Arc::new(HashMap::new()),
+            inline: Arc::default(),
         }
     }
 
@@ -224,6 +288,7 @@ impl Registry {
     /// your own, say). It is not a named schema.
     pub fn add_resource(&mut self, uri: &str, schema: Value) {
         Arc::make_mut(&mut self.resources).insert(normalize_uri(uri), schema);
+        self.inline = Arc::default();
     }
 
     /// Compiles `schema` and registers it under `name`, replacing any schema
@@ -264,8 +329,8 @@ impl Registry {
             })?;
         let compiled = Arc::new(Compiled::new(validator, &schema));
         self.resources = resources;
-        self.entries
-            .insert(name.to_owned(), Entry { schema, compiled });
+        self.inline = Arc::default();
+        self.entries.insert(name.to_owned(), Entry { compiled });
         Ok(())
     }
 
@@ -296,7 +361,7 @@ impl Registry {
     /// assert_eq!(registry.get("flexmd://schemas/analysis"), Some(analysis));
     /// ```
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.entry(name).map(|e| &e.schema)
+        self.entry(name).map(|e| &e.compiled.schema)
     }
 
     /// The registered names, in registration order.
@@ -318,7 +383,7 @@ impl Registry {
         self.entries
             .iter()
             .map(|(name, entry)| {
-                let field = |k: &str| entry.schema.get(k).cloned().unwrap_or(Value::Null);
+                let field = |k: &str| entry.compiled.schema.get(k).cloned().unwrap_or(Value::Null);
                 serde_json::json!({
                     "name": name,
                     "title": field("title"),
@@ -376,11 +441,59 @@ impl Registry {
     /// ```
     #[must_use]
     pub fn is_valid(&self, name: &str, instance: &Value) -> bool {
-        self.entry(name).is_some_and(|entry| {
-            let compiled = &entry.compiled;
-            !(compiled.guard && too_deep(instance, MAX_INSTANCE_DEPTH).is_some())
-                && compiled.validator.is_valid(instance)
-        })
+        self.entry(name)
+            .is_some_and(|entry| entry.compiled.is_valid(instance))
+    }
+
+    /// Whether the JSON `text` holds a value valid against the schema
+    /// registered as `name`: the yes/no of [`Registry::is_valid`] from text
+    /// as `serde_json` reads it (strict JSON; use
+    /// [`Registry::validate_text`] for a model's answer, whose JSON is
+    /// found and repaired first).
+    ///
+    /// For a schema written only in the common keywords (`type`, `enum`,
+    /// `const`, bounds, lengths, `items`, `properties`, `required`,
+    /// `additionalProperties`; every predefined schema is), the text is
+    /// judged as it is read, without building a value.
+    ///
+    /// # Errors
+    ///
+    /// [`SchemaError::NotFound`] for an unknown name;
+    /// [`SchemaError::InvalidJson`] for text that is not JSON.
+    ///
+    /// ```
+    /// use flexmd_schema::{Registry, SchemaError};
+    /// let registry = Registry::new();
+    /// let review = r#"{"approved": true, "issues": [], "recommendation": "approve",
+    ///     "summary": {"critical": 0, "high": 0, "medium": 1, "low": 0, "info": 0}}"#;
+    /// assert!(registry.is_valid_json("review", review)?);
+    /// assert!(!registry.is_valid_json("review", r#"{"approved": "yes"}"#)?);
+    /// assert!(matches!(
+    ///     registry.is_valid_json("review", "{approved: true}"),
+    ///     Err(SchemaError::InvalidJson { line: 1, column: 2, .. })
+    /// ));
+    /// # Ok::<(), SchemaError>(())
+    /// ```
+    pub fn is_valid_json(&self, name: &str, text: &str) -> Result<bool, SchemaError> {
+        let entry = self.entry(name).ok_or_else(|| SchemaError::NotFound {
+            name: name.to_owned(),
+            known: self.names().collect::<Vec<_>>().join(", "),
+        })?;
+        let compiled = &entry.compiled;
+        if let Some(verdict) = compiled.plan.as_ref().and_then(|p| p.is_valid_text(text)) {
+            return Ok(verdict);
+        }
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            // The place is in its own fields, not twice in the message.
+            let message = e.to_string();
+            let place = format!(" at line {} column {}", e.line(), e.column());
+            SchemaError::InvalidJson {
+                message: message.strip_suffix(&place).unwrap_or(&message).to_owned(),
+                line: e.line(),
+                column: e.column(),
+            }
+        })?;
+        Ok(compiled.is_valid(&value))
     }
 
     /// Validates `instance` against a schema given inline, compiled with the
@@ -404,14 +517,28 @@ impl Registry {
         Ok(run(&compiled, instance))
     }
 
-    /// Compiles an inline schema with the registry's resources.
-    pub(crate) fn compile(&self, schema: &Value) -> Result<Compiled, SchemaError> {
+    /// Compiles an inline schema with the registry's resources (once: the
+    /// last few are kept). A registered schema itself (as [`Registry::get`]
+    /// lends it) is the one compiled when it was registered.
+    pub(crate) fn compile(&self, schema: &Value) -> Result<Arc<Compiled>, SchemaError> {
+        if let Some(entry) = self
+            .entries
+            .values()
+            .find(|e| std::ptr::eq(&e.compiled.schema, schema))
+        {
+            return Ok(Arc::clone(&entry.compiled));
+        }
+        if let Some(compiled) = self.inline.get(schema) {
+            return Ok(compiled);
+        }
         let validator =
             compile(schema, None, &self.resources).map_err(|message| SchemaError::Invalid {
                 name: "(inline)".to_owned(),
                 message,
             })?;
-        Ok(Compiled::new(validator, schema))
+        let compiled = Arc::new(Compiled::new(validator, schema));
+        self.inline.keep(&compiled);
+        Ok(compiled)
     }
 
     /// The compiled schema of `name`.
@@ -469,7 +596,10 @@ pub(crate) fn verdict(compiled: &Compiled, instance: &Value) -> Outcome {
             changes: Vec::new(),
         };
     }
-    if validator.is_valid(instance) {
+    if compiled.plan.as_ref().map_or_else(
+        || validator.is_valid(instance),
+        |plan| plan.is_valid(instance),
+    ) {
         return Outcome {
             valid: true,
             data: None,
@@ -617,6 +747,37 @@ fn normalize_uri(uri: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_inline_schema_is_compiled_once_until_refs_may_resolve_elsewhere() {
+        let mut registry = Registry::empty();
+        registry.register("n", json!({"type": "integer"})).unwrap();
+        let schema = json!({"type": "array", "items": {"$ref": "flexmd://schemas/n"}});
+        let first = registry.compile(&schema).unwrap();
+        assert!(Arc::ptr_eq(&first, &registry.compile(&schema).unwrap()));
+        assert!(
+            !registry
+                .validate_schema(&schema, &json!(["x"]))
+                .unwrap()
+                .valid
+        );
+        // `n` now names another schema: the inline one is compiled again.
+        registry.register("n", json!({"type": "string"})).unwrap();
+        let second = registry.compile(&schema).unwrap();
+        assert!(!Arc::ptr_eq(&first, &second));
+        assert!(
+            registry
+                .validate_schema(&schema, &json!(["x"]))
+                .unwrap()
+                .valid
+        );
+        // Bounded: the oldest goes first.
+        for i in 0..INLINE_CACHE_SIZE {
+            registry.compile(&json!({"maxLength": i})).unwrap();
+        }
+        assert!(!Arc::ptr_eq(&second, &registry.compile(&schema).unwrap()));
+        assert_eq!(registry.inline.0.lock().unwrap().len(), INLINE_CACHE_SIZE);
+    }
 
     #[test]
     fn the_five_predefined_schemas_compile() {

@@ -130,7 +130,6 @@ impl Registry {
     ) -> Result<RecordValidator, SchemaError> {
         Ok(RecordValidator {
             compiled: self.compile(schema)?,
-            schema: schema.clone(),
             resources: self.resources_shared(),
             options,
         })
@@ -172,8 +171,7 @@ impl Registry {
 /// Lines records, answers and values without compiling again
 /// ([`Registry::record_validator`]).
 pub struct RecordValidator {
-    compiled: crate::registry::Compiled,
-    schema: Value,
+    compiled: std::sync::Arc<crate::registry::Compiled>,
     resources: std::sync::Arc<std::collections::HashMap<String, Value>>,
     options: TransformOptions,
 }
@@ -181,7 +179,7 @@ pub struct RecordValidator {
 impl std::fmt::Debug for RecordValidator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RecordValidator")
-            .field("schema", &self.schema)
+            .field("schema", &self.compiled.schema)
             .field("options", &self.options)
             .finish_non_exhaustive()
     }
@@ -293,7 +291,7 @@ impl RecordValidator {
     fn transform(&self, value: Cow<'_, Value>) -> Outcome {
         crate::transform::transform(
             &self.compiled,
-            &self.schema,
+            &self.compiled.schema,
             &self.resources,
             value,
             self.options,

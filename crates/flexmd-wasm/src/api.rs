@@ -77,6 +77,11 @@ pub(crate) fn argument_error(message: impl Into<String>) -> BindingError {
 /// Data nested past the bound is a `NestingError` (a `RangeError`).
 pub(crate) fn from_json<T: DeserializeOwned>(what: &str, json: &str) -> Result<T, BindingError> {
     use flexmd_core::MAX_JSON_DEPTH;
+    // The common case read directly; the path to a bad field (a second
+    // read, which costs as much again) only for the message of a failure.
+    if let Ok(value) = serde_json::from_str(json) {
+        return Ok(value);
+    }
     let mut reader = serde_json::Deserializer::from_str(json);
     serde_path_to_error::deserialize(&mut reader).map_err(|e| {
         let field = e.path().to_string();
@@ -396,12 +401,12 @@ struct FindJsonOptions {
 /// each with where it was found and how it was repaired.
 pub fn find_json(text: &str, options: &str) -> Outcome {
     let options: FindJsonOptions = from_json("findJson options", options)?;
-    let offsets = TextOffsets::utf16(text);
     if options.all {
         let mut found = flexmd_detect::find_all_json(text);
         if !options.repairs {
             return Ok(Value::Array(found.into_iter().map(|f| f.value).collect()));
         }
+        let offsets = TextOffsets::utf16(text);
         for f in &mut found {
             f.reindex(&offsets);
         }
@@ -411,7 +416,7 @@ pub fn find_json(text: &str, options: &str) -> Outcome {
         None => Ok(Value::Null),
         Some(found) if !options.repairs => Ok(found.value),
         Some(mut found) => {
-            found.reindex(&offsets);
+            found.reindex(&TextOffsets::utf16(text));
             to_value(&found)
         }
     }

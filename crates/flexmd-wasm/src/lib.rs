@@ -96,13 +96,23 @@ pub fn panic_for_tests() {
     let _second = cell.borrow_mut();
 }
 
-/// The JSON text of an outcome: `{"ok": value}` or `{"error": ...}`.
-fn envelope(outcome: Outcome) -> String {
+/// The JSON text of an outcome: `{"ok": value}` or `{"error": ...}`,
+/// written straight from the result (no `Value` built for it).
+pub(crate) fn envelope<T: serde::Serialize>(outcome: Result<T, BindingError>) -> String {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Envelope<T> {
+        Ok(T),
+        Error(BindingError),
+    }
     let wrapped = match outcome {
-        Ok(value) => serde_json::json!({ "ok": value }),
-        Err(error) => serde_json::json!({ "error": error }),
+        Ok(value) => Envelope::Ok(value),
+        Err(error) => Envelope::Error(error),
     };
-    wrapped.to_string()
+    serde_json::to_string(&wrapped).unwrap_or_else(|e| {
+        let error = api::argument_error(format!("cannot write the result: {e}"));
+        serde_json::json!({ "error": error }).to_string()
+    })
 }
 
 /// Exports `$call` to JavaScript as `$js`, its arguments passed through.
@@ -213,7 +223,7 @@ impl SchemaValidatorHandle {
 
     /// Data validated against a named schema.
     pub fn validate(&self, name: &str, data: &str) -> String {
-        envelope(self.0.validate(name, data))
+        self.0.validate_envelope(name, data)
     }
 
     /// Data validated after coercion and defaults.
@@ -273,7 +283,7 @@ impl AskSessionExport {
     pub fn new(prompt: &str, options: &str) -> Result<AskSessionExport, String> {
         schema::AskSession::new(prompt, options)
             .map(Self)
-            .map_err(|e| envelope(Err(e)))
+            .map_err(|e| envelope::<()>(Err(e)))
     }
 
     /// The prompt to send now.
@@ -320,7 +330,7 @@ impl ArtifactExport {
     pub fn open(bytes: Vec<u8>, kind: &str, call_id: &str) -> Result<ArtifactExport, String> {
         ArtifactHandle::from_bytes(bytes, kind, call_id)
             .map(Self)
-            .map_err(|e| envelope(Err(e)))
+            .map_err(|e| envelope::<()>(Err(e)))
     }
 
     /// The id tool calls name it by.
@@ -352,7 +362,7 @@ impl StreamingExtractorHandle {
     pub fn open(spec: &str, options: &str) -> Result<StreamingExtractorHandle, String> {
         stream::Extractor::new(spec, options)
             .map(Self)
-            .map_err(|e| envelope(Err(e)))
+            .map_err(|e| envelope::<()>(Err(e)))
     }
 
     /// The events the next piece settled.
@@ -441,7 +451,9 @@ pub struct ToolBoxHandle(ToolBox);
 impl ToolBoxHandle {
     /// No artifacts yet.
     pub fn open(format: &str) -> Result<ToolBoxHandle, String> {
-        ToolBox::new(format).map(Self).map_err(|e| envelope(Err(e)))
+        ToolBox::new(format)
+            .map(Self)
+            .map_err(|e| envelope::<()>(Err(e)))
     }
 
     /// Adds an artifact (the envelope's error for a call id given twice).
@@ -485,7 +497,7 @@ impl TurnHandle {
     pub fn open(options: &str) -> Result<TurnHandle, String> {
         turn::TurnBox::new(options)
             .map(Self)
-            .map_err(|e| envelope(Err(e)))
+            .map_err(|e| envelope::<()>(Err(e)))
     }
 
     /// A tool result (UTF-8 bytes): `{text, spooled}`.

@@ -12,6 +12,32 @@ use serde_json::Value;
 use crate::api::{BindingError, Outcome, argument_error, from_json, to_value};
 use flexmd_core::TextOffsets;
 
+/// The envelope of a valid outcome written around its data: the text
+/// before the data and the text after it (written once, from the outcome
+/// itself, so its shape is the library's).
+fn valid_envelope() -> Option<&'static (String, String)> {
+    static PARTS: std::sync::OnceLock<Option<(String, String)>> = std::sync::OnceLock::new();
+    PARTS
+        .get_or_init(|| {
+            // A string no outcome holds otherwise marks where the data goes.
+            let mark = "flexmd-data-f1c9a7";
+            let outcome = flexmd_schema::Outcome {
+                valid: true,
+                data: Some(Value::String(mark.to_owned())),
+                errors: Vec::new(),
+                warnings: Vec::new(),
+                errors_total: None,
+                errors_limited: false,
+                coerced: false,
+                changes: Vec::new(),
+            };
+            let text = crate::envelope(Ok::<_, BindingError>(outcome));
+            let (head, tail) = text.split_once(&format!("\"{mark}\""))?;
+            Some((head.to_owned(), tail.to_owned()))
+        })
+        .as_ref()
+}
+
 fn schema_error(error: &flexmd_schema::SchemaError) -> BindingError {
     BindingError {
         name: "SchemaError",
@@ -116,20 +142,43 @@ impl SchemaValidator {
     }
 
     /// `data` (JSON text) validated against schema `name`.
-    pub fn validate(&self, name: &str, data: &str) -> Outcome {
+    pub fn validate(&self, name: &str, data: &str) -> Result<flexmd_schema::Outcome, BindingError> {
         let data: Value = from_json("data", data)?;
-        to_value(&self.registry.validate_owned(name, data))
+        Ok(self.registry.validate_owned(name, data))
+    }
+
+    /// [`SchemaValidator::validate`]'s envelope as JSON text. Data the
+    /// schema accepts as it is read (the fast verdict) is not built as a
+    /// value and written again: its own text goes into the outcome's
+    /// `data`, which the caller parses once, as it would have.
+    pub fn validate_envelope(&self, name: &str, data: &str) -> String {
+        if let Ok(true) = self.registry.is_valid_json(name, data)
+            && let Some((head, tail)) = valid_envelope()
+        {
+            let data = data.trim();
+            let mut text = String::with_capacity(head.len() + data.len() + tail.len());
+            text.push_str(head);
+            text.push_str(data);
+            text.push_str(tail);
+            return text;
+        }
+        crate::envelope(self.validate(name, data))
     }
 
     /// `data` validated after coercion and defaults, as asked.
-    pub fn validate_and_transform(&self, name: &str, data: &str, options: &str) -> Outcome {
+    pub fn validate_and_transform(
+        &self,
+        name: &str,
+        data: &str,
+        options: &str,
+    ) -> Result<flexmd_schema::Outcome, BindingError> {
         let data: Value = from_json("data", data)?;
         let options: TransformArgs = from_json("validateAndTransform options", options)?;
         let options = TransformOptions {
             coerce: options.coerce,
             apply_defaults: options.apply_defaults,
         };
-        to_value(&self.registry.validate_and_transform(name, &data, options))
+        Ok(self.registry.validate_and_transform(name, &data, options))
     }
 
     /// Each error with a hint (`errors` as `validate` lists them, JSON
@@ -404,6 +453,28 @@ fn columns_to_utf16(outcome: &mut SchemaOutcome, text: &str) {
 mod tests {
     use super::*;
 
+    /// The envelope with a valid instance's own text in it reads as the
+    /// one written from the outcome; an invalid one is that one.
+    #[test]
+    fn a_valid_instance_keeps_its_text_in_the_envelope() {
+        let validator = SchemaValidator::new();
+        let valid = r#"{"approved": true, "issues": [], "recommendation": "approve",
+            "summary": {"critical": 0, "high": 0, "medium": 1.0, "low": 0, "info": 0}, "é": "\u00e9"}"#;
+        let invalid = r#"{"approved": "yes"}"#;
+        for (data, spliced) in [(valid, true), (invalid, false)] {
+            let fast = validator.validate_envelope("review", data);
+            let written = crate::envelope(validator.validate("review", data));
+            assert_eq!(fast.contains("1.0"), spliced, "{fast}");
+            let fast: Value = serde_json::from_str(&fast).unwrap_or_default();
+            let written: Value = serde_json::from_str(&written).unwrap_or_default();
+            assert_eq!(fast, written);
+            assert_eq!(fast["ok"]["valid"], Value::Bool(spliced));
+        }
+        let unknown: Value =
+            serde_json::from_str(&validator.validate_envelope("nope", "{}")).unwrap_or_default();
+        assert_eq!(unknown["ok"]["errors"][0]["code"], "schema_not_found");
+    }
+
     #[test]
     fn the_predefined_schemas_validate_and_hint() {
         let validator = SchemaValidator::new();
@@ -420,6 +491,8 @@ mod tests {
         );
         let outcome = validator
             .validate("review", r#"{"approved": "yes"}"#)
+            .ok()
+            .and_then(|o| serde_json::to_value(o).ok())
             .unwrap_or_default();
         assert_eq!(outcome["valid"], false);
         assert_eq!(outcome["errors"][0]["code"], "missing_required");

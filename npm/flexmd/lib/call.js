@@ -123,10 +123,12 @@ export function json(name, value) {
 }
 
 export function options(value) {
-  if (value !== undefined && value !== null && (typeof value !== "object" || Array.isArray(value))) {
+  // No options (most calls): no walk over them.
+  if (value === undefined || value === null) return "{}";
+  if (typeof value !== "object" || Array.isArray(value)) {
     throw new TypeError(`options must be an object, not ${kindOf(value)}`);
   }
-  return toJson("options", value ?? {});
+  return toJson("options", value);
 }
 
 // A count: a whole number ≥ 0 or undefined, else a RangeError (a TypeError
