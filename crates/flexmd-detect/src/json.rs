@@ -289,7 +289,7 @@ fn count_values(value: &Value) -> usize {
 /// quote has a backslash before it. Read with one level of escapes removed;
 /// repair offsets point into `text`.
 fn escaped(text: &str, limit: usize) -> Option<(ParsedJson, Option<usize>)> {
-    let first = text.find("\\\"")?;
+    let first = memchr::memmem::find(text.as_bytes(), b"\\\"")?;
     let bytes = text.as_bytes();
     let all_escaped = quote_offsets(text).all(|i| i > 0 && bytes.get(i - 1) == Some(&b'\\'));
     if !all_escaped {
@@ -345,7 +345,8 @@ fn quote_offsets(text: &str) -> impl Iterator<Item = usize> + '_ {
 /// A JSON5 value; `Infinity` and `NaN` became `null` in it, which is
 /// reported (with its place, found by the repair parser) as a repair.
 fn json5_value(text: &str, value: Value) -> ParsedJson {
-    let repairs = if text.contains("Infinity") || text.contains("NaN") {
+    let has = |word: &[u8]| memchr::memmem::find(text.as_bytes(), word).is_some();
+    let repairs = if has(b"Infinity") || has(b"NaN") {
         parse_lenient(text, 0, true, usize::MAX)
             .map(|l| {
                 l.repairs
@@ -986,34 +987,49 @@ const FINAL_LABELS: [&str; 27] = [
 /// The end of the last final-value label ([`FINAL_LABELS`]) in the prose
 /// `regions`, outside the prose `values` (sorted, not overlapping).
 fn last_label(text: &str, regions: &[(usize, usize)], values: &[FoundJson]) -> Option<usize> {
-    let lower = text.to_ascii_lowercase();
-    let bytes = lower.as_bytes();
+    let labels = final_labels()?;
+    let bytes = text.as_bytes();
     let mut last = None;
     for &(start, end) in regions {
-        let Some(region) = lower.get(start..end) else {
+        let Some(region) = text.get(start..end) else {
             continue;
         };
-        for label in FINAL_LABELS {
-            for (i, _) in region.match_indices(label) {
-                let at = start + i;
-                let word_start = at
-                    .checked_sub(1)
-                    .and_then(|b| bytes.get(b))
-                    .is_none_or(|b| !b.is_ascii_alphanumeric());
-                // The value that starts last at or before `at` is the only
-                // one that may cover it.
-                let before = values.partition_point(|v| v.start <= at);
-                let inside = before
-                    .checked_sub(1)
-                    .and_then(|i| values.get(i))
-                    .is_some_and(|v| at < v.end);
-                if word_start && !inside {
-                    last = last.max(Some(at + label.len()));
-                }
+        for label in labels.find_overlapping_iter(region) {
+            let at = start + label.start();
+            let word_start = at
+                .checked_sub(1)
+                .and_then(|b| bytes.get(b))
+                .is_none_or(|b| !b.is_ascii_alphanumeric());
+            // The value that starts last at or before `at` is the only
+            // one that may cover it.
+            let before = values.partition_point(|v| v.start <= at);
+            let inside = before
+                .checked_sub(1)
+                .and_then(|i| values.get(i))
+                .is_some_and(|v| at < v.end);
+            if word_start && !inside {
+                last = last.max(Some(start + label.end()));
             }
         }
     }
     last
+}
+
+/// [`FINAL_LABELS`] in any ASCII case, found in one pass over a text (27
+/// searches, each over the whole text, were a fifth of a small answer's
+/// `find_json`). Built once; it cannot fail for these few short labels (a
+/// test builds it), and were it to, no label would be found.
+fn final_labels() -> Option<&'static aho_corasick::AhoCorasick> {
+    static LABELS: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    LABELS
+        .get_or_init(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(FINAL_LABELS)
+                .ok()
+        })
+        .as_ref()
 }
 
 /// The value after the last final-value label (`Final answer:`,
@@ -1342,7 +1358,11 @@ struct InlineFence {
 fn inline_fences(text: &str, fences: &[Fence]) -> Vec<InlineFence> {
     let mut found = Vec::new();
     let mut at = 0;
-    while let Some(i) = text.get(at..).and_then(|r| r.find("```")) {
+    while let Some(i) = text
+        .as_bytes()
+        .get(at..)
+        .and_then(|r| memchr::memmem::find(r, b"```"))
+    {
         let open = at + i;
         let ticks = text
             .get(open..)
@@ -1381,7 +1401,7 @@ fn inline_fences(text: &str, fences: &[Fence]) -> Vec<InlineFence> {
         let line = line
             .get(..line.find('\n').unwrap_or(line.len()))
             .unwrap_or_default();
-        let Some(close) = line.find("```") else {
+        let Some(close) = memchr::memmem::find(line.as_bytes(), b"```") else {
             continue;
         };
         let close = body_start + close;
@@ -1982,6 +2002,18 @@ mod tests {
             json!(["x"])
         );
         assert_eq!(find_json("  [1]  ").unwrap().value, json!([1]));
+    }
+
+    #[test]
+    fn the_final_labels_are_found_in_any_case_as_words() {
+        assert!(final_labels().is_some());
+        let text = "Draft {\"a\": 1}. FINAL Answer: {\"a\": 2}; unfixed: no";
+        let regions = [(0, text.len())];
+        let end = text.find("Answer").map(|i| i + "Answer".len());
+        assert_eq!(last_label(text, &regions, &[]), end);
+        // `fixed:` inside `unfixed:` is no word; `no wait` is.
+        assert_eq!(last_label("unfixed: 1", &[(0, 10)], &[]), None);
+        assert_eq!(last_label("x, No Wait {}", &[(0, 13)], &[]), Some(10));
     }
 
     #[test]

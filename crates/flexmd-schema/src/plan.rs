@@ -84,7 +84,7 @@ impl Plan {
     /// one the plan covers.
     pub(crate) fn compile(schema: &Value) -> Option<Self> {
         Some(Self {
-            root: node(schema, true)?,
+            root: node(schema)?,
         })
     }
 
@@ -130,7 +130,7 @@ const DRAFTS: &[&str] = &[
     "http://json-schema.org/draft-06/schema",
 ];
 
-fn node(schema: &Value, root: bool) -> Option<Node> {
+fn node(schema: &Value) -> Option<Node> {
     let map = match schema {
         Value::Bool(true) => return Some(Node::Any),
         Value::Bool(false) => return Some(Node::Never),
@@ -159,9 +159,11 @@ fn node(schema: &Value, root: bool) -> Option<Node> {
         match keyword.as_str() {
             // Unreachable without a `$ref`, which has no plan.
             k if ANNOTATIONS.contains(&k) || k == "$defs" || k == "definitions" => continue,
+            // A subschema may name its draft too (a schema embedded whole):
+            // any of these reads the covered keywords alike.
             "$schema" => {
                 let uri = value.as_str()?.trim_end_matches('#');
-                if !root || !DRAFTS.contains(&uri) {
+                if !DRAFTS.contains(&uri) {
                     return None;
                 }
                 continue;
@@ -187,13 +189,13 @@ fn node(schema: &Value, root: bool) -> Option<Node> {
             "maxItems" => check.max_items = count(value)?,
             "minProperties" => check.min_properties = count(value)?,
             "maxProperties" => check.max_properties = count(value)?,
-            "items" => check.items = node(value, false)?,
-            "additionalProperties" => check.additional = node(value, false)?,
+            "items" => check.items = node(value)?,
+            "additionalProperties" => check.additional = node(value)?,
             "properties" => {
                 check.properties = value
                     .as_object()?
                     .iter()
-                    .map(|(name, schema)| Some((name.clone(), node(schema, false)?)))
+                    .map(|(name, schema)| Some((name.clone(), node(schema)?)))
                     .collect::<Option<_>>()?;
             }
             "required" => required = value.as_array()?,
