@@ -184,11 +184,12 @@ pub(crate) fn write_json_line<T: serde::Serialize>(value: &T) -> Result<(), CliE
     write_json(value, false)
 }
 
-/// Writes `value` as one line of JSON (for JSON Lines output).
+/// Writes `value` as one flushed line of JSON (for JSON Lines output),
+/// serialised straight to the output: a stream's `section_completed` event
+/// can hold a whole section, and building it as a string first was the
+/// stream's largest allocation.
 pub(crate) fn print_json_line<T: serde::Serialize>(value: &T) -> Result<(), CliError> {
-    let mut line = serde_json::to_string(value).map_err(CliError::Serialize)?;
-    line.push('\n');
-    print(&line)
+    write_json(value, false)
 }
 
 /// How long work runs before its progress is shown.

@@ -138,8 +138,15 @@ pub(crate) fn extract(
             .push(piece)
             .try_for_each(|event| print_json_line(&event))
     })?;
-    let mut end = stream.finish();
-    end.events.iter().try_for_each(print_json_line)?;
+    // Each last event is printed as it is lent: the largest section is not
+    // copied into an event beside the result.
+    let mut printed = Ok(());
+    let mut end = stream.finish_each(|event| {
+        if printed.is_ok() {
+            printed = print_json_line(event);
+        }
+    });
+    printed?;
     if strict {
         end.report = end.report.into_strict();
     }

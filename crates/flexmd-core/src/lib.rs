@@ -8,8 +8,9 @@
 //!   tree and back.
 //! - [`parse_list`]: list items to a [`ListItem`] tree.
 //! - [`parse_tables`]: GFM pipe tables to string cells.
-//! - [`read_markdown`]: outline, tables and lists from one parse;
-//!   [`MarkdownStream`]: the same, read while the text is still arriving.
+//! - [`read_markdown`]: outline, tables and lists from one read, a piece at
+//!   a time; [`MarkdownStream`]: the same, read while the text is still
+//!   arriving.
 //! - [`normalize_title`], [`slugify`], [`KeyAllocator`]: matching and keys.
 //! - [`MetaTypeMode`], [`infer_meta_value`]: meta value typing.
 //! - [`code_blocks`], [`front_matter`]: literal blocks, found by the parser.
@@ -67,7 +68,9 @@ pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split
 pub use model::*;
 pub use offsets::{OffsetUnit, TextOffsets};
 pub use outline::{build_outline, render_outline};
-pub use parts::{MarkdownParts, read_markdown};
+pub use parts::{
+    MarkdownParts, read_markdown, read_markdown_in_one_parse, read_markdown_with_lines,
+};
 pub use stream::{MarkdownStream, StreamHeading};
 pub use table::parse_tables;
 pub use text::{KeyAllocator, LineSpan, bom_len, line_spans, normalize_title, slugify};

@@ -417,7 +417,7 @@ impl PartialEq for ParsedTable {
 }
 
 /// One extracted section of an answer (the value type of `sectionsByName`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ExtractedSection {

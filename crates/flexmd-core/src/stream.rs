@@ -101,7 +101,13 @@ impl Fence {
 /// assert_eq!(parts, read_markdown(&text));
 /// ```
 pub struct MarkdownStream {
-    text: String,
+    pieces: Pieces<'static>,
+}
+
+/// The reader behind [`MarkdownStream`] and [`read_markdown`](crate::read_markdown):
+/// the text is owned while it arrives, borrowed when it is all there.
+struct Pieces<'a> {
+    text: Cow<'a, str>,
     front: FrontMatter,
     body_start: usize,
     /// Where the lines of the text start (one scan of each byte, shared
@@ -150,7 +156,81 @@ impl MarkdownStream {
     /// An empty stream.
     pub fn new() -> Self {
         Self {
-            text: String::new(),
+            pieces: Pieces::new(Cow::Owned(String::new())),
+        }
+    }
+
+    /// Appends `chunk` and reads every line it completes. Work is
+    /// proportional to the chunk, plus one parse of each piece it ends.
+    pub fn push(&mut self, chunk: &str) {
+        self.pieces.text.to_mut().push_str(chunk);
+        self.pieces.read_lines();
+    }
+
+    /// Everything pushed so far.
+    pub fn text(&self) -> &str {
+        &self.pieces.text
+    }
+
+    /// Where the lines of [`text`](Self::text) start: readers that go line
+    /// by line over a stream use these instead of searching the text again.
+    pub fn line_starts(&self) -> &LineStarts {
+        &self.pieces.lines
+    }
+
+    /// The top-level headings read so far, in order.
+    pub fn headings(&self) -> &[StreamHeading] {
+        self.pieces.readers.outline.recorded()
+    }
+
+    /// The top-level lists read so far: those that end before
+    /// [`parsed_to`](Self::parsed_to).
+    pub fn lists(&self) -> &[TopLevelList] {
+        &self.pieces.readers.lists.lists
+    }
+
+    /// The tables read so far.
+    pub fn tables(&self) -> &[ParsedTable] {
+        &self.pieces.readers.tables.tables
+    }
+
+    /// Where the parsed text ends: everything before it is read and final.
+    pub fn parsed_to(&self) -> usize {
+        self.pieces.piece_start
+    }
+
+    /// Where the text stops being known not to open a heading: the start of
+    /// an unfinished last line that could still become one (`#…`, `===`,
+    /// `---`), else the end of the text; after a line that looks like a link
+    /// reference definition, the end of that line (headings after it are
+    /// only read at the end). A consumer showing text as it arrives can show
+    /// everything before this offset.
+    pub fn settled_to(&self) -> usize {
+        self.pieces.settled_to()
+    }
+
+    /// The outline, tables and lists of everything pushed, equal to
+    /// [`read_markdown`](crate::read_markdown) of [`text`](Self::text),
+    /// which is returned with them.
+    pub fn finish(self) -> (String, MarkdownParts) {
+        let (text, parts, _) = self.pieces.finish();
+        (text.into_owned(), parts)
+    }
+}
+
+/// [`read_markdown`](crate::read_markdown) and the line starts it read:
+/// the whole text scanned as a stream that has all of it.
+pub(crate) fn read_whole(md: &str) -> (MarkdownParts, LineStarts) {
+    let mut pieces = Pieces::new(Cow::Borrowed(md));
+    pieces.read_lines();
+    let (_, parts, lines) = pieces.finish();
+    (parts, lines)
+}
+
+impl<'a> Pieces<'a> {
+    fn new(text: Cow<'a, str>) -> Self {
+        Self {
+            text,
             front: FrontMatter::Undecided,
             body_start: 0,
             lines: LineStarts::new(),
@@ -169,10 +249,8 @@ impl MarkdownStream {
         }
     }
 
-    /// Appends `chunk` and reads every line it completes. Work is
-    /// proportional to the chunk, plus one parse of each piece it ends.
-    pub fn push(&mut self, chunk: &str) {
-        self.text.push_str(chunk);
+    /// Reads every line the text completes, from the first not read yet.
+    fn read_lines(&mut self) {
         self.lines.extend(&self.text);
         while let Some((start, _, next)) = self.lines.line(&self.text, self.line) {
             self.line += 1;
@@ -185,45 +263,7 @@ impl MarkdownStream {
         self.tail.read(self.text.as_bytes());
     }
 
-    /// Everything pushed so far.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// Where the lines of [`text`](Self::text) start: readers that go line
-    /// by line over a stream use these instead of searching the text again.
-    pub fn line_starts(&self) -> &LineStarts {
-        &self.lines
-    }
-
-    /// The top-level headings read so far, in order.
-    pub fn headings(&self) -> &[StreamHeading] {
-        self.readers.outline.recorded()
-    }
-
-    /// The top-level lists read so far: those that end before
-    /// [`parsed_to`](Self::parsed_to).
-    pub fn lists(&self) -> &[TopLevelList] {
-        &self.readers.lists.lists
-    }
-
-    /// The tables read so far.
-    pub fn tables(&self) -> &[ParsedTable] {
-        &self.readers.tables.tables
-    }
-
-    /// Where the parsed text ends: everything before it is read and final.
-    pub fn parsed_to(&self) -> usize {
-        self.piece_start
-    }
-
-    /// Where the text stops being known not to open a heading: the start of
-    /// an unfinished last line that could still become one (`#…`, `===`,
-    /// `---`), else the end of the text; after a line that looks like a link
-    /// reference definition, the end of that line (headings after it are
-    /// only read at the end). A consumer showing text as it arrives can show
-    /// everything before this offset.
-    pub fn settled_to(&self) -> usize {
+    fn settled_to(&self) -> usize {
         self.settled_unbounded()
             .min(self.settled_cap)
             .min(self.unchecked.unwrap_or(usize::MAX))
@@ -244,18 +284,16 @@ impl MarkdownStream {
         }
     }
 
-    /// The outline, tables and lists of everything pushed, equal to
-    /// [`read_markdown`](crate::read_markdown) of [`text`](Self::text),
-    /// which is returned with them.
-    pub fn finish(mut self) -> (String, MarkdownParts) {
+    /// The text, its outline, tables and lists, and its line starts.
+    fn finish(mut self) -> (Cow<'a, str>, MarkdownParts, LineStarts) {
         // The last line has no line ending (or a lone final `\r`): it is complete now.
         let start = self.lines.line_start(self.line);
         if start < self.text.len() {
             self.scan_line(start, self.text.len());
         }
         if self.saw_link_definition {
-            let parts = crate::read_markdown(&self.text);
-            return (self.text, parts);
+            let parts = crate::parts::read_markdown_in_one_parse(&self.text);
+            return (self.text, parts, self.lines);
         }
         if self.front != FrontMatter::Done {
             // Front matter never closed: there is none.
@@ -275,7 +313,7 @@ impl MarkdownStream {
         }
         let text = std::mem::take(&mut self.text);
         let parts = self.readers.finish(&text);
-        (text, parts)
+        (text, parts, self.lines)
     }
 
     fn scan_line(&mut self, start: usize, next: usize) {
@@ -663,7 +701,7 @@ fn has_label_colon(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read_markdown;
+    use crate::read_markdown_in_one_parse;
 
     fn streamed(text: &str, chunk: usize) -> MarkdownParts {
         let mut stream = MarkdownStream::new();
@@ -696,7 +734,7 @@ mod tests {
             "<div>\n# hidden\n\n# shown\n",
         ];
         for text in samples {
-            let whole = read_markdown(text);
+            let whole = read_markdown_in_one_parse(text);
             for chunk in 1..=text.len() {
                 assert_eq!(
                     streamed(text, chunk),
@@ -713,7 +751,7 @@ mod tests {
         // so the fence below is not confirmed: its `# comment` must still
         // not be taken for a heading.
         let text = format!("# A\n{}```\n# comment\n```\n# B\n", "- a\n---\n".repeat(40));
-        let whole = read_markdown(&text);
+        let whole = read_markdown_in_one_parse(&text);
         for chunk in [1, 3, 16, 64] {
             assert_eq!(streamed(&text, chunk), whole, "chunks of {chunk}");
         }

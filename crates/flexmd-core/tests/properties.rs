@@ -306,6 +306,11 @@ proptest! {
     #[test]
     fn one_pass_reads_what_the_single_builders_read(s in any_markdown()) {
         let parts = flexmd_core::read_markdown(&s);
+        // Debug shows every span too: positions must agree, not only content.
+        prop_assert_eq!(
+            format!("{parts:?}"),
+            format!("{:?}", flexmd_core::read_markdown_in_one_parse(&s))
+        );
         prop_assert_eq!(&parts.outline, &build_outline(&s));
         prop_assert_eq!(&parts.tables, &parse_tables(&s));
         prop_assert_eq!(parts.list_in(&(0..s.len())), parse_list(&s));
@@ -365,7 +370,7 @@ fn assert_prefixes(
 /// The stream's end equals one parse of `s` cut at `cuts`, spans included,
 /// and its headings after every push are a prefix of the final ones.
 fn streams_as_one_parse(s: &str, cuts: &[usize]) -> Result<(), TestCaseError> {
-    let whole = flexmd_core::read_markdown(s);
+    let whole = flexmd_core::read_markdown_in_one_parse(s);
     let (seen, streamed) = stream_in_pieces(s, cuts);
     // Debug shows every span too: positions must agree, not only content.
     prop_assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));

@@ -23,7 +23,7 @@ fn r001_body_rows_are_padded_to_a_wide_header() {
 #[test]
 fn r002_a_tab_after_a_closing_fence_leaves_it_open_in_a_stream_too() {
     let text = "```\n```\t\n#\n#";
-    let whole = flexmd_core::read_markdown(text);
+    let whole = flexmd_core::read_markdown_in_one_parse(text);
     assert!(whole.outline.nodes.is_empty());
     let code: Vec<(usize, usize)> = whole.code_blocks.iter().map(|r| (r.start, r.end)).collect();
     assert_eq!(code, [(0, 12)]);
@@ -47,7 +47,7 @@ fn r003_a_byte_order_mark_does_not_hide_an_html_block_from_a_stream() {
         "\u{feff}<!t\n#\n# ",
         "\u{feff}<div>\n# not a heading\n\n# A\n",
     ] {
-        let whole = flexmd_core::read_markdown(text);
+        let whole = flexmd_core::read_markdown_in_one_parse(text);
         for chunk in 1..=text.len() {
             let mut stream = flexmd_core::MarkdownStream::new();
             let mut at = 0;

@@ -5,7 +5,7 @@
 use flexmd_core::{
     Diagnostic, ExtractedResult, ExtractedSection, LineIndex, LineStarts, ListItem, MarkdownParts,
     MdOutline, OutputFormatSpec, ParsedList, ParsedTable, SectionKind, Severity, Span, TableKind,
-    parse_list, parse_tables, read_markdown,
+    parse_list, parse_tables, read_markdown_with_lines,
 };
 use serde::Serialize;
 
@@ -259,13 +259,8 @@ pub fn check(
     spec: &OutputFormatSpec,
     options: &ExtractOptions,
 ) -> (Report, ExtractedResult) {
-    check_parts(
-        response,
-        read_markdown(response),
-        LineStarts::new(),
-        spec,
-        options,
-    )
+    let (parts, lines) = read_markdown_with_lines(response);
+    check_parts(response, parts, lines, spec, options)
 }
 
 /// [`check`] from the answer's parts, read in one parse or in a stream
@@ -368,7 +363,8 @@ pub(crate) fn extracted_section(
 
 fn analyze<'a>(response: &str, spec: &'a OutputFormatSpec) -> Analysis<'a> {
     // One parse for the outline, the tables and every list.
-    analyze_parts(response, read_markdown(response), LineStarts::new(), spec)
+    let (parts, lines) = read_markdown_with_lines(response);
+    analyze_parts(response, parts, lines, spec)
 }
 
 /// [`analyze`] from the answer's parts, read in one parse or in a stream.

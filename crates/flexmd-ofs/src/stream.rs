@@ -572,6 +572,30 @@ impl StreamingExtractor {
     /// Ends the stream: the last events, and the report and extracted
     /// result of the whole answer.
     pub fn finish(self) -> StreamFinish {
+        let mut events = Vec::new();
+        let mut end = self.finish_each(|event| events.push(event.clone()));
+        end.events = events;
+        end
+    }
+
+    /// Ends the stream as [`finish`](Self::finish) does, but lends each of
+    /// the last events to `each` in turn instead of collecting them
+    /// (`events` is left empty): a section completed at the end is lent
+    /// from the extracted result, not copied, so a long answer's largest
+    /// section is not held twice.
+    ///
+    /// ```
+    /// use flexmd_ofs::{ExtractOptions, StreamEvent, StreamingExtractor, parse_spec};
+    /// let spec = parse_spec("- Steps — list\n").value;
+    /// let mut stream = StreamingExtractor::with_options(&spec, &ExtractOptions::default());
+    /// let _ = stream.push("## Steps\n- one\n- two").count();
+    /// let mut last = Vec::new();
+    /// let end = stream.finish_each(|event| last.push(serde_json::to_value(event).unwrap()));
+    /// assert!(end.events.is_empty());
+    /// assert_eq!(last.last().unwrap()["event"], "section_completed");
+    /// assert_eq!(end.extracted.sections_by_name["Steps"].list.as_ref().unwrap().items.len(), 2);
+    /// ```
+    pub fn finish_each(self, mut each: impl FnMut(&StreamEvent)) -> StreamFinish {
         let Self { stream, mut state } = self;
         // Lines of a long answer: cheap to copy beside reading the text again.
         let lines = stream.line_starts().clone();
@@ -588,9 +612,11 @@ impl StreamingExtractor {
         state.advance(&read, &headings, first, &mut events);
         state.send_delta(&text, text.len(), &mut events);
         state.payloads.finish(&text, &lines, &mut events);
-        let (report, extracted) = check_parts(&text, parts, lines, &state.spec, &state.options);
+        events.iter().for_each(&mut each);
+        drop(events);
+        let (report, mut extracted) = check_parts(&text, parts, lines, &state.spec, &state.options);
         for (index, section) in state.spec.sections.iter().enumerate() {
-            let Some(value) = extracted.sections_by_name.get(&section.name) else {
+            let Some(value) = extracted.sections_by_name.get_mut(&section.name) else {
                 continue;
             };
             let i = Some(index);
@@ -599,7 +625,7 @@ impl StreamingExtractor {
             if let (Some(i), Some(list)) = (i, &value.list) {
                 let sent = state.items_sent.get(i).copied().unwrap_or(0);
                 for (n, item) in list.items.iter().enumerate().skip(sent) {
-                    events.push(StreamEvent::ListItem {
+                    each(&StreamEvent::ListItem {
                         section: Arc::clone(&name),
                         path: item_path(&state.pointers, index, n),
                         item: item.clone(),
@@ -609,20 +635,25 @@ impl StreamingExtractor {
             let last = i
                 .and_then(|i| state.completed.get(i))
                 .and_then(Option::as_ref);
-            if last != Some(value) {
-                events.push(StreamEvent::SectionCompleted {
+            if last != Some(&*value) {
+                // Lent: moved into the event and back, never copied.
+                let event = StreamEvent::SectionCompleted {
                     name: Arc::clone(&name),
-                    value: value.clone(),
-                });
+                    value: std::mem::take(value),
+                };
+                each(&event);
+                if let StreamEvent::SectionCompleted { value: lent, .. } = event {
+                    *value = lent;
+                }
             }
         }
         for issue in &report.errors {
             if !state.violations_sent.contains(issue) {
-                events.push(StreamEvent::Violation(issue.clone()));
+                each(&StreamEvent::Violation(issue.clone()));
             }
         }
         StreamFinish {
-            events,
+            events: Vec::new(),
             report,
             extracted,
             text,
