@@ -1,4 +1,5 @@
-//! How each cost grows with the input: `check`, `find_json`, schema
+//! How each cost grows with the input: `check` (on answers under chapter
+//! headings, and on one long list of short items), `find_json`, schema
 //! validation from text, the answer stream and a literal grep, at 1 KB,
 //! 100 KB, 10 MB and 100 MB (where the input kind allows), as time per byte
 //! and peak heap per byte. A row whose cost per byte rises by more than
@@ -84,13 +85,13 @@ fn cpu_seconds() -> (f64, f64) {
     (tick(11), tick(12))
 }
 
-/// Seconds per call (the median of the runs; one run at 100 MB), the
-/// peak heap above what was in use before the call, and the share of the
-/// last run's CPU time the kernel took (page faults, mostly).
+/// Seconds per call (the median of the runs: three from 10 MB up, so that
+/// every size is timed with memory the process already has, not only the
+/// largest with pages fresh from the kernel), the peak heap above what was
+/// in use before the call, and the share of the last run's CPU time the
+/// kernel took (page faults, mostly).
 fn measure(bytes: usize, call: &mut dyn FnMut() -> usize) -> (f64, usize, f64) {
-    let runs = if bytes >= 100_000_000 {
-        1
-    } else if bytes >= 10_000_000 {
+    let runs = if bytes >= 10_000_000 {
         3
     } else if bytes >= 100_000 {
         5
@@ -171,6 +172,53 @@ fn reviews(bytes: usize) -> String {
     out
 }
 
+/// Each op prepares its input (untimed) and gives the call to time.
+type Call = Box<dyn Fn(&str) -> Box<dyn FnMut() -> usize>>;
+
+/// `check` of the input against the bundled answer spec.
+fn check_call(spec_text: &str) -> Result<Call, Box<dyn std::error::Error>> {
+    let spec = flexmd_ofs::read_spec(spec_text)
+        .map_err(|e| e.to_string())?
+        .value;
+    let options = flexmd_ofs::ExtractOptions::default();
+    Ok(Box::new(move |t: &str| {
+        let (t, spec, options) = (t.to_owned(), spec.clone(), options.clone());
+        Box::new(move || {
+            flexmd_ofs::check(&t, &spec, &options)
+                .1
+                .sections_by_name
+                .len()
+        })
+    }))
+}
+
+/// The input streamed in 4 KB pushes against the bundled answer spec, the
+/// last events lent one at a time (as `flexmd extract --stream` takes them).
+fn stream_call(spec_text: &str) -> Result<Call, Box<dyn std::error::Error>> {
+    let spec = flexmd_ofs::read_spec(spec_text)
+        .map_err(|e| e.to_string())?
+        .value;
+    Ok(Box::new(move |t: &str| {
+        let (t, spec) = (t.to_owned(), spec.clone());
+        Box::new(move || {
+            let mut stream = flexmd_ofs::StreamingExtractor::new(&spec);
+            let mut events = 0;
+            let mut rest = t.as_str();
+            while !rest.is_empty() {
+                let mut cut = rest.len().min(4096);
+                while !rest.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                let (piece, tail) = rest.split_at(cut);
+                events += stream.push(piece).count();
+                rest = tail;
+            }
+            stream.finish_each(|_| events += 1);
+            events
+        })
+    }))
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
@@ -187,10 +235,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let spec_text = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/specs/answer.md"),
     )?;
-    let spec = flexmd_ofs::read_spec(&spec_text)
-        .map_err(|e| e.to_string())?
-        .value;
-    let options = flexmd_ofs::ExtractOptions::default();
     let registry = {
         let mut registry = flexmd_schema::Registry::new();
         let review = registry.get("review").ok_or("no review schema")?.clone();
@@ -200,8 +244,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )?;
         registry
     };
-    // Each op prepares its input (untimed) and gives the call to time.
-    type Call = Box<dyn Fn(&str) -> Box<dyn FnMut() -> usize>>;
     // (operation, what the input is, the largest size of its kind, the
     // input's maker, the call)
     type Op = (&'static str, &'static str, usize, fn(usize) -> String, Call);
@@ -211,15 +253,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "answers under chapter headings",
             usize::MAX,
             flexmd_benches::document,
-            Box::new(move |t: &str| {
-                let (t, spec, options) = (t.to_owned(), spec.clone(), options.clone());
-                Box::new(move || {
-                    flexmd_ofs::check(&t, &spec, &options)
-                        .1
-                        .sections_by_name
-                        .len()
-                })
-            }),
+            check_call(&spec_text)?,
         ),
         (
             "find_json",
@@ -248,29 +282,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "answers under chapter headings",
             usize::MAX,
             flexmd_benches::document,
-            {
-                let spec = flexmd_ofs::read_spec(&spec_text)
-                    .map_err(|e| e.to_string())?
-                    .value;
-                Box::new(move |t: &str| {
-                    let (t, spec) = (t.to_owned(), spec.clone());
-                    Box::new(move || {
-                        let mut stream = flexmd_ofs::StreamingExtractor::new(&spec);
-                        let mut events = 0;
-                        let mut rest = t.as_str();
-                        while !rest.is_empty() {
-                            let mut cut = rest.len().min(4096);
-                            while !rest.is_char_boundary(cut) {
-                                cut += 1;
-                            }
-                            let (piece, tail) = rest.split_at(cut);
-                            events += stream.push(piece).count();
-                            rest = tail;
-                        }
-                        events + stream.finish().events.len()
-                    })
-                })
-            },
+            stream_call(&spec_text)?,
+        ),
+        (
+            "check (validate + extract)",
+            "one section: a list of short items",
+            usize::MAX,
+            flexmd_benches::one_list_answer,
+            check_call(&spec_text)?,
+        ),
+        (
+            "answer stream (4 KB pushes)",
+            "one section: a list of short items",
+            usize::MAX,
+            flexmd_benches::one_list_answer,
+            stream_call(&spec_text)?,
         ),
         (
             "grep, a literal",

@@ -41,6 +41,21 @@ pub fn document(target_bytes: usize) -> String {
     doc
 }
 
+/// An answer of at least `target_bytes` that is almost all one section: a
+/// list of short one-line items (`- item 1 of the list`) under
+/// `## Assumptions`, after two short sections. The case where a tree per
+/// item, not the text, is what costs memory.
+pub fn one_list_answer(target_bytes: usize) -> String {
+    let mut doc = String::with_capacity(target_bytes + 64);
+    doc.push_str("## Short answer\nYes.\n\n## Long answer\nBecause.\n\n## Assumptions\n");
+    let mut n = 0usize;
+    while doc.len() < target_bytes {
+        n += 1;
+        doc.push_str(&format!("- item {n} of the list\n"));
+    }
+    doc
+}
+
 /// An answer of at least `target_bytes` whose sections are long, as in a
 /// real answer (a heading every 1–2 KB): the clean example answer with each
 /// section's body written eight times, repeated under chapter headings.

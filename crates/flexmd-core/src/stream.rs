@@ -23,7 +23,7 @@ use crate::markdown::{options, parser_text};
 use crate::model::{ParsedTable, Span};
 use crate::parts::{MarkdownParts, PartsReader};
 use crate::simple_piece::SimplePiece;
-use crate::text::bom_len;
+use crate::text::{bom_len, is_blank, without_line_break};
 
 /// A top-level heading of a [`MarkdownStream`], in document order: the
 /// headings that become the outline's nodes.
@@ -325,7 +325,7 @@ impl<'a> Pieces<'a> {
             start
         };
         let line = self.text.get(from..next).unwrap_or_default();
-        let content = line.trim_end_matches(['\n', '\r']);
+        let content = without_line_break(line);
         match self.front {
             FrontMatter::Undecided => {
                 let bom = bom_len(self.text.as_bytes());
@@ -347,7 +347,7 @@ impl<'a> Pieces<'a> {
             }
             FrontMatter::Done => {}
         }
-        let blank = content.trim().is_empty();
+        let blank = is_blank(content);
         let previous_blank = std::mem::replace(&mut self.previous_blank, blank);
         if let Some(fence) = self.fence {
             if fence.closed_by(content) {
@@ -360,8 +360,7 @@ impl<'a> Pieces<'a> {
             // The first line's byte order mark is not part of the piece.
             let from = start.max(self.piece_start);
             let line = self.text.get(from..next).unwrap_or_default();
-            self.simple
-                .read_line(line.trim_end_matches(['\n', '\r']), from);
+            self.simple.read_line(without_line_break(line), from);
         }
         if let Some(FenceOpening { marker, len, .. }) = fence_opening(content) {
             let fence = Fence { marker, len };

@@ -323,6 +323,28 @@ pub fn line_spans(text: &str) -> impl Iterator<Item = LineSpan> + '_ {
     })
 }
 
+/// `line` without its line break (`\n`, `\r\n` or `\r`, and any run of
+/// them): what `trim_end_matches(['\n', '\r'])` gives, read by bytes (the
+/// char-pattern search was a tenth of a line scan).
+pub(crate) fn without_line_break(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let mut end = bytes.len();
+    while let Some(b'\n' | b'\r') = end.checked_sub(1).and_then(|i| bytes.get(i)) {
+        end -= 1;
+    }
+    line.get(..end).unwrap_or(line)
+}
+
+/// Whether `line` is empty or white space only, as `line.trim().is_empty()`
+/// says, without decoding characters when every byte is ASCII.
+pub(crate) fn is_blank(line: &str) -> bool {
+    if line.is_ascii() {
+        line.bytes().all(|b| b.is_ascii_whitespace() || b == 0x0b)
+    } else {
+        line.trim().is_empty()
+    }
+}
+
 /// Returns the byte offset of the start of the line holding `offset` (the
 /// first line starts after a byte order mark).
 pub(crate) fn line_start(text: &str, offset: usize) -> usize {
@@ -340,6 +362,29 @@ pub(crate) fn slice(text: &str, range: std::ops::Range<usize>) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_break_and_blank_read_by_bytes_agree_with_trim() {
+        for line in [
+            "", "a", "a\n", "a\r\n", "a\r", "a\n\r\n", " \t\n", "\u{b}", "\u{c}\r", "\u{3000}",
+            "é\r\n", "\u{85}", " x ", "\r\n\r\n",
+        ] {
+            assert_eq!(
+                without_line_break(line),
+                line.trim_end_matches(['\n', '\r']),
+                "{line:?}"
+            );
+            assert_eq!(is_blank(line), line.trim().is_empty(), "{line:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn line_break_and_blank_agree_with_trim_on_any_text(line in "[ \t\r\n\u{b}\u{c}\u{85}\u{3000}ax]{0,12}") {
+            proptest::prop_assert_eq!(without_line_break(&line), line.trim_end_matches(['\n', '\r']));
+            proptest::prop_assert_eq!(is_blank(&line), line.trim().is_empty());
+        }
+    }
 
     #[test]
     fn normalize_strips_emphasis_colons_and_dashes_in_any_order() {
