@@ -573,7 +573,17 @@ impl StreamingExtractor {
     /// result of the whole answer.
     pub fn finish(self) -> StreamFinish {
         let mut events = Vec::new();
-        let mut end = self.finish_each(|event| events.push(event.clone()));
+        let mut end = self.finish_owned(|event| match event {
+            // The section stays in the result too: the event gets a copy.
+            StreamEvent::SectionCompleted { .. } => {
+                events.push(event.clone());
+                Some(event)
+            }
+            other => {
+                events.push(other);
+                None
+            }
+        });
         end.events = events;
         end
     }
@@ -596,6 +606,19 @@ impl StreamingExtractor {
     /// assert_eq!(end.extracted.sections_by_name["Steps"].list.as_ref().unwrap().items.len(), 2);
     /// ```
     pub fn finish_each(self, mut each: impl FnMut(&StreamEvent)) -> StreamFinish {
+        self.finish_owned(|event| {
+            each(&event);
+            Some(event)
+        })
+    }
+
+    /// Ends the stream, giving each last event to `each`, which gives a
+    /// `SectionCompleted` back (its value is moved out of the result and
+    /// returned to it) and may keep any other.
+    fn finish_owned(
+        self,
+        mut each: impl FnMut(StreamEvent) -> Option<StreamEvent>,
+    ) -> StreamFinish {
         let Self { stream, mut state } = self;
         // Lines of a long answer: cheap to copy beside reading the text again.
         let lines = stream.line_starts().clone();
@@ -612,8 +635,9 @@ impl StreamingExtractor {
         state.advance(&read, &headings, first, &mut events);
         state.send_delta(&text, text.len(), &mut events);
         state.payloads.finish(&text, &lines, &mut events);
-        events.iter().for_each(&mut each);
-        drop(events);
+        for event in events {
+            each(event);
+        }
         let (report, mut extracted) = check_parts(&text, parts, lines, &state.spec, &state.options);
         for (index, section) in state.spec.sections.iter().enumerate() {
             let Some(value) = extracted.sections_by_name.get_mut(&section.name) else {
@@ -625,7 +649,7 @@ impl StreamingExtractor {
             if let (Some(i), Some(list)) = (i, &value.list) {
                 let sent = state.items_sent.get(i).copied().unwrap_or(0);
                 for (n, item) in list.items.iter().enumerate().skip(sent) {
-                    each(&StreamEvent::ListItem {
+                    each(StreamEvent::ListItem {
                         section: Arc::clone(&name),
                         path: item_path(&state.pointers, index, n),
                         item: item.clone(),
@@ -641,15 +665,14 @@ impl StreamingExtractor {
                     name: Arc::clone(&name),
                     value: std::mem::take(value),
                 };
-                each(&event);
-                if let StreamEvent::SectionCompleted { value: lent, .. } = event {
+                if let Some(StreamEvent::SectionCompleted { value: lent, .. }) = each(event) {
                     *value = lent;
                 }
             }
         }
         for issue in &report.errors {
             if !state.violations_sent.contains(issue) {
-                each(&StreamEvent::Violation(issue.clone()));
+                each(StreamEvent::Violation(issue.clone()));
             }
         }
         StreamFinish {
