@@ -4,8 +4,10 @@ replaces, in one process on the same inputs (the `python` row of
 
 - the llm-json cases: `flexmd.loads` and `flexmd.find_json` beside
   `json_repair.loads`, per case, and the cases each gets right;
+- the same cases in one `flexmd.find_json_many` call, per case;
 - the `schema` row's `review` instances: `flexmd.validate(..., report=True)`
-  (no coercion, no defaults: the outcome with its errors) beside Python
+  (no coercion, no defaults: the outcome with its errors), and all of them
+  in one `flexmd.validate_many` call, beside Python
   jsonschema (`is_valid`, then the errors of the invalid ones), on values
   and on JSON text.
 
@@ -67,14 +69,28 @@ inputs = [c["input"] for c in cases]
 
 
 def right(call):
+    return right_of([call(case["input"]) for case in cases])
+
+
+def right_of(values):
+    """How many cases `values` (one per case, in order) gets right."""
     got = 0
-    for case in cases:
-        value = call(case["input"])
+    for case, value in zip(cases, values):
         if "expected" in case:
             got += same(value, case["expected"])
         else:
             got += value in (None, "")
     return got
+
+
+def per_item(items, call_many):
+    """The median of `runs` rounds of one `call_many(items)`, per item."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call_many(items)
+        times.append((time.perf_counter() - start) / len(items))
+    return statistics.median(times)
 
 
 repair_version = importlib.metadata.version("json_repair")
@@ -85,6 +101,9 @@ for tool, call in (
 ):
     print(json.dumps({"tool": tool, "op": "per case", "seconds_per_op": per_call(inputs, call),
                       "right": f"{right(call)}/{len(cases)}"}))
+print(json.dumps({"tool": "flexmd.find_json_many (Python package, one call for every case)",
+                  "op": "per case", "seconds_per_op": per_item(inputs, flexmd.find_json_many),
+                  "right": f"{right_of(flexmd.find_json_many(inputs))}/{len(cases)}"}))
 
 with open(f"{data_dir}/review_instances.json") as f:
     instances = json.load(f)
@@ -103,10 +122,18 @@ def ours(data):
     return flexmd.validate(data, "review", coerce=False, defaults=False, report=True)["valid"]
 
 
+def ours_many(items):
+    return flexmd.validate_many(items, "review", coerce=False, defaults=False)
+
+
 for op, items, load in (("values", instances, lambda i: i), ("text", texts, json.loads)):
+    suffix = ", text in" if op == "text" else ""
     invalid = sum(1 for i in items if not ours(i))
-    print(json.dumps({"tool": "flexmd.validate (Python package)" + (", text in" if op == "text" else ""),
+    print(json.dumps({"tool": "flexmd.validate (Python package)" + suffix,
                       "op": op, "seconds_per_op": per_call(items, ours), "invalid": invalid}))
+    invalid = sum(1 for o in ours_many(items) if not o["valid"])
+    print(json.dumps({"tool": "flexmd.validate_many (Python package, one call for every instance)" + suffix,
+                      "op": op, "seconds_per_op": per_item(items, ours_many), "invalid": invalid}))
     invalid = sum(1 for i in items if not theirs(load(i)))
     print(json.dumps({"tool": f"Python jsonschema {schema_version}" + (" + json.loads" if op == "text" else ""),
                       "op": op, "seconds_per_op": per_call(items, lambda i: theirs(load(i))),

@@ -6,11 +6,13 @@
 //   node benches/scripts/npm_calls.mjs PEERS_DIR DATA_DIR CASES_JSONL [RUNS]
 //
 // - the llm-json cases: `findJson` beside jsonrepair (`JSON.parse(jsonrepair(text))`),
-//   per case, and the cases each gets right;
+//   per case, and the cases each gets right; and all the cases in one
+//   `findJsonMany` call, per case;
 // - the `schema` row's `review` instances (`schema_timing DATA_DIR` writes
 //   them): `SchemaValidator.validate` (elsabro's outcome: valid, data,
 //   errors) beside ajv (compiled, allErrors), on values and on JSON text
-//   (JSON.parse first, for both).
+//   (JSON.parse first, for both); and `isValidJson` (the verdict, from the
+//   text) beside ajv + JSON.parse.
 //
 // Prints one JSON line per measure: {"tool", "op", "seconds_per_op",
 // "right"?, "invalid"?}: the median of RUNS rounds, per call.
@@ -61,6 +63,15 @@ for (const [tool, run] of [
   const seconds = timeRuns(() => cases.forEach((c) => run(c.input)), runs) / cases.length;
   print(tool, "per case", { seconds_per_op: seconds, right: `${right(run)}/${cases.length}` });
 }
+{
+  const inputs = cases.map((c) => c.input);
+  const found = flexmd.findJsonMany(inputs);
+  const rightMany = cases.filter((c, i) => ("expected" in c ? same(found[i], c.expected) : found[i] === null)).length;
+  print("flexmd findJsonMany (npm, WebAssembly; one call for every case)", "per case", {
+    seconds_per_op: timeRuns(() => flexmd.findJsonMany(inputs), runs) / cases.length,
+    right: `${rightMany}/${cases.length}`,
+  });
+}
 
 const schema = JSON.parse(readFileSync(join(data, "review_schema.json"), "utf8"));
 const instances = JSON.parse(readFileSync(join(data, "review_instances.json"), "utf8"));
@@ -85,3 +96,10 @@ for (const [op, items, load] of [
     invalid: count(items, theirs),
   });
 }
+// The verdict from JSON text, as ajv + JSON.parse gives it (ajv's errors
+// are kept on the side; this gives the verdict alone).
+const verdict = (t) => validator.isValidJson("review", t);
+print("flexmd SchemaValidator.isValidJson (npm, WebAssembly), text in", "text", {
+  seconds_per_op: perInstance(() => texts.forEach(verdict)),
+  invalid: count(texts, verdict),
+});

@@ -18,7 +18,7 @@ export {
   // functions
   parseFlexMd, stringifyFlexMd, parseOutputFormatSpec, stringifyOutputFormatSpec, enrichInstructions, prompt,
   makeDefaultOfs, jsonSchema, buildOutline, renderOutline, validateOutput, extractOutput, check, detectObjects,
-  parseAny, findJson,
+  parseAny, findJson, findJsonMany,
   // streaming
   type StreamEvent, type StreamingExtractorOptions, type JsonPatchOperation, type JsonStreamUpdate,
   type JsonStreamFinished, type TextSource, StreamingExtractor, StreamingJson, streamOutput, streamJson,

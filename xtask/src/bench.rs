@@ -45,11 +45,11 @@ const ROWS: &[(&str, &str)] = &[
     ),
     (
         "python",
-        "the Python package per call beside the Python libraries it replaces, each call crossing into the extension and back: `loads` and `find_json` beside json_repair on the llm-json cases, `validate` (the outcome, no coercion) beside Python jsonschema on 100 000 `review` instances",
+        "the Python package per call beside the Python libraries it replaces, each call crossing into the extension and back: `loads`, `find_json` and the batch `find_json_many` (one call for every case) beside json_repair on the llm-json cases, `validate` (the outcome, no coercion) and the batch `validate_many` beside Python jsonschema on 100 000 `review` instances",
     ),
     (
         "npm",
-        "the npm package (WebAssembly) per call beside the JavaScript libraries it replaces, each call crossing into the module and back: `findJson` beside jsonrepair on the llm-json cases, `SchemaValidator.validate` (the outcome) beside ajv on 100 000 `review` instances",
+        "the npm package (WebAssembly) per call beside the JavaScript libraries it replaces, each call crossing into the module and back: `findJson` and the batch `findJsonMany` (one call for every case) beside jsonrepair on the llm-json cases, `SchemaValidator.validate` (the outcome) and `isValidJson` (the verdict from JSON text) beside ajv on 100 000 `review` instances",
     ),
 ];
 

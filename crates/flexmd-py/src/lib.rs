@@ -262,6 +262,122 @@ fn find_json<'py>(
     }
 }
 
+/// What [`find_json_many`] found in one text.
+enum FoundIn {
+    /// The best value, if any.
+    Best(Option<flexmd_detect::FoundJson>),
+    /// Every value (`all`).
+    Every(Vec<flexmd_detect::FoundJson>),
+}
+
+/// [`find_json`] on each text of `texts` (an iterable of `str`), the GIL
+/// released while each chunk of them is worked on: one result per text, in
+/// order. One thread: the results' Python objects, built with the GIL, are
+/// most of the cost, and with the texts shared among two cores the batch
+/// measured no faster (docs/benchmarks.md).
+#[pyfunction]
+#[pyo3(signature = (texts, all = false, repairs = false))]
+fn find_json_many<'py>(
+    py: Python<'py>,
+    texts: &Bound<'py, PyAny>,
+    all: bool,
+    repairs: bool,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    let texts = strings(texts, "texts")?;
+    let results = pyo3::types::PyList::empty(py);
+    for texts in texts.chunks(BATCH_CHUNK) {
+        let found: Vec<FoundIn> = py.detach(|| {
+            texts
+                .iter()
+                .map(|text| {
+                    if all {
+                        FoundIn::Every(flexmd_detect::find_all_json(text))
+                    } else {
+                        FoundIn::Best(flexmd_detect::find_json(text))
+                    }
+                })
+                .collect()
+        });
+        append_found(py, &results, found, texts, repairs)?;
+    }
+    Ok(results)
+}
+
+/// Items a batch call works on at a time: their results turn into Python
+/// objects while still in the processor's caches (100 000 outcomes built
+/// whole first, then converted, cost 1.3x a call each).
+const BATCH_CHUNK: usize = 512;
+
+/// Appends what [`find_json_many`] found in `texts` to `results`.
+fn append_found(
+    py: Python<'_>,
+    results: &Bound<'_, pyo3::types::PyList>,
+    found: Vec<FoundIn>,
+    texts: &[String],
+    repairs: bool,
+) -> PyResult<()> {
+    for (found, text) in found.into_iter().zip(texts) {
+        let result = match found {
+            FoundIn::Best(found) if repairs => to_py(
+                py,
+                &found.map(|mut f| {
+                    f.reindex(&TextOffsets::code_points(text));
+                    f
+                }),
+            )?,
+            FoundIn::Best(found) => to_py(py, &found.map(|f| f.value))?,
+            FoundIn::Every(mut found) if repairs => {
+                let offsets = TextOffsets::code_points(text);
+                found.iter_mut().for_each(|f| f.reindex(&offsets));
+                to_py(py, &found)?
+            }
+            FoundIn::Every(found) => {
+                to_py(py, &found.iter().map(|f| &f.value).collect::<Vec<_>>())?
+            }
+        };
+        results.append(result)?;
+    }
+    Ok(())
+}
+
+/// The `str`s of `items` (any iterable but a `str` itself, whose
+/// characters would be read as texts), `what` naming it in errors.
+fn strings(items: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    if items.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a list (or any iterable) of str, not a str"
+        )));
+    }
+    items
+        .try_iter()
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{what} must be a list (or any iterable) of str, not {}",
+                type_name(items)
+            ))
+        })?
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item?;
+            let text = item.cast::<PyString>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{what}[{i}] must be a str, not {}",
+                    type_name(&item)
+                ))
+            })?;
+            Ok(text.to_cow()?.into_owned())
+        })
+        .collect()
+}
+
+/// The name of a value's type, for messages.
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "an unknown type".to_owned(), |n| n.to_string())
+}
+
 /// Diagnostics of `text` with their spans and columns in code points.
 fn in_code_points(
     text: &str,
@@ -820,6 +936,86 @@ fn validate_report<'py>(
         report.set_item("hints", to_py(py, &fixes)?)?;
     }
     Ok(report)
+}
+
+/// [`validate_report`] on each item of `items` (values, or texts holding
+/// JSON) against one schema, compiled once, the GIL released while each
+/// chunk of them is worked on: one outcome per item, in order.
+#[pyfunction]
+#[pyo3(signature = (items, schema, coerce = true, defaults = true, strict = false, hints = false, registry = None))]
+#[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
+fn validate_report_many<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    schema: &Bound<'py, PyAny>,
+    coerce: bool,
+    defaults: bool,
+    strict: bool,
+    hints: bool,
+    registry: Option<&Bound<'py, PyRegistry>>,
+) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    /// An item as the batch reads it.
+    enum Item {
+        Text(String),
+        Value(Value),
+    }
+    let registry = registry_of(registry);
+    let schema = schema_value(py, schema, &registry)?;
+    let options = TransformOptions {
+        coerce,
+        apply_defaults: defaults,
+    };
+    let validator = registry
+        .record_validator(&schema, options)
+        .map_err(|e| schema_error(py, &e))?;
+    let not_iterable = |_| {
+        PyTypeError::new_err(format!(
+            "items must be a list (or any iterable) of values or texts, not {}",
+            type_name(items)
+        ))
+    };
+    let items: Vec<Item> = items
+        .try_iter()
+        .map_err(not_iterable)?
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item?;
+            match item.cast::<PyString>() {
+                Ok(text) => Ok(Item::Text(text.to_cow()?.into_owned())),
+                Err(_) => convert::python_to_json(&item)
+                    .map(Item::Value)
+                    .map_err(|e| e.into_err(py, &format!("items[{i}]"))),
+            }
+        })
+        .collect::<PyResult<_>>()?;
+    let reports = pyo3::types::PyList::empty(py);
+    for items in items.chunks(BATCH_CHUNK) {
+        let outcomes: Vec<flexmd_schema::Outcome> = py.detach(|| {
+            items
+                .iter()
+                .map(|item| {
+                    let outcome = match item {
+                        Item::Text(text) => validator.validate_text(text),
+                        Item::Value(value) => validator.validate_value(value),
+                    };
+                    if strict {
+                        outcome.into_strict()
+                    } else {
+                        outcome
+                    }
+                })
+                .collect()
+        });
+        for outcome in &outcomes {
+            let report = to_py(py, outcome)?;
+            if hints {
+                let fixes = flexmd_schema::hints(&outcome.errors, &schema);
+                report.set_item("hints", to_py(py, &fixes)?)?;
+            }
+            reports.append(report)?;
+        }
+    }
+    Ok(reports)
 }
 
 /// The value in `text` that fits `schema` best (a predefined schema's name,
@@ -1676,6 +1872,7 @@ fn forge_tools_for(artifacts: Vec<Bound<'_, PyArtifact>>, format: &str) -> PyRes
 fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_function(wrap_pyfunction!(find_json, m)?)?;
+    m.add_function(wrap_pyfunction!(find_json_many, m)?)?;
     m.add_function(wrap_pyfunction!(find_json_as, m)?)?;
     m.add_function(wrap_pyfunction!(parse_flexmd, m)?)?;
     m.add_function(wrap_pyfunction!(stringify_flexmd, m)?)?;
@@ -1684,6 +1881,7 @@ fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(outline, m)?)?;
     m.add_function(wrap_pyfunction!(render_outline, m)?)?;
     m.add_function(wrap_pyfunction!(validate_report, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_report_many, m)?)?;
     m.add_function(wrap_pyfunction!(hints, m)?)?;
     m.add_function(wrap_pyfunction!(schema_names, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;

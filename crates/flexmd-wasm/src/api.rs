@@ -401,6 +401,25 @@ struct FindJsonOptions {
 /// each with where it was found and how it was repaired.
 pub fn find_json(text: &str, options: &str) -> Outcome {
     let options: FindJsonOptions = from_json("findJson options", options)?;
+    find_json_with(text, &options)
+}
+
+/// [`find_json`] on each text of `texts` (JSON text of an array of
+/// strings), with the same options for all: the results in their order.
+/// One crossing for many small answers, where a call each would cost
+/// about as much as the work.
+pub fn find_json_many(texts: &str, options: &str) -> Outcome {
+    let options: FindJsonOptions = from_json("findJsonMany options", options)?;
+    let texts: Vec<String> = from_json("texts", texts)?;
+    texts
+        .iter()
+        .map(|text| find_json_with(text, &options))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Value::Array)
+}
+
+/// [`find_json`] with its options read.
+fn find_json_with(text: &str, options: &FindJsonOptions) -> Outcome {
     if options.all {
         let mut found = flexmd_detect::find_all_json(text);
         if !options.repairs {

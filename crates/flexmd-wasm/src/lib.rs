@@ -46,8 +46,9 @@ pub use schema::{AskSession, SchemaValidator};
 pub mod calls {
     pub use crate::api::{
         build_outline, check, detect_objects, enrich_instructions, extract_output, find_json,
-        json_schema, make_default_ofs, parse_any, parse_flexmd, parse_output_format_spec, prompt,
-        render_outline, stringify_flexmd, stringify_output_format_spec, validate_output,
+        find_json_many, json_schema, make_default_ofs, parse_any, parse_flexmd,
+        parse_output_format_spec, prompt, render_outline, stringify_flexmd,
+        stringify_output_format_spec, validate_output,
     };
 }
 
@@ -186,6 +187,10 @@ export!(
     /// The JSON in an LLM answer, found and repaired.
     "findJson" => find_json(text, options)
 );
+export!(
+    /// `findJson` on each text of an array (JSON text), in one call.
+    "findJsonMany" => find_json_many(texts, options)
+);
 
 /// Named JSON Schemas and the calls over them, for the package's
 /// `SchemaValidator` class (each method returns one JSON text, as the
@@ -224,6 +229,13 @@ impl SchemaValidatorHandle {
     /// Data validated against a named schema.
     pub fn validate(&self, name: &str, data: &str) -> String {
         self.0.validate_envelope(name, data)
+    }
+
+    /// Whether JSON text holds data valid against a named schema: `true`
+    /// or `false`, judged as the text is read.
+    #[wasm_bindgen(js_name = isValidJson)]
+    pub fn is_valid_json(&self, name: &str, text: &str) -> String {
+        envelope(self.0.is_valid_json(name, text))
     }
 
     /// Data validated after coercion and defaults.

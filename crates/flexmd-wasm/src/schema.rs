@@ -165,6 +165,22 @@ impl SchemaValidator {
         crate::envelope(self.validate(name, data))
     }
 
+    /// Whether `text` (JSON) holds data valid against schema `name`: the
+    /// verdict alone, judged as the text is read (no value built) where the
+    /// schema allows. Text that is not JSON is the error `validate` gives
+    /// for it.
+    pub fn is_valid_json(&self, name: &str, text: &str) -> Result<bool, BindingError> {
+        match self.registry.is_valid_json(name, text) {
+            Ok(verdict) => Ok(verdict),
+            Err(flexmd_schema::SchemaError::InvalidJson { .. }) => {
+                // The package's error for bad JSON (a nesting one named as such).
+                from_json::<Value>("text", text)?;
+                Err(argument_error("text: not JSON"))
+            }
+            Err(e) => Err(schema_error(&e)),
+        }
+    }
+
     /// `data` validated after coercion and defaults, as asked.
     pub fn validate_and_transform(
         &self,

@@ -4,7 +4,7 @@
 // error, thrown as an Error subclass. All behaviour is in the Rust library;
 // this file only converts.
 import { module as wasm } from "./wasm.js";
-import { call, json, options, spec, text } from "./call.js";
+import { call, json, kindOf, options, spec, text } from "./call.js";
 
 export function parseFlexMd(md, opts) {
   return call(wasm.parseFlexMd, text("text", md), options(opts));
@@ -68,4 +68,10 @@ export function parseAny(input) {
 
 export function findJson(input, opts) {
   return call(wasm.findJson, text("text", input), options(opts));
+}
+
+export function findJsonMany(inputs, opts) {
+  if (!Array.isArray(inputs)) throw new TypeError(`texts must be an array of strings, not ${kindOf(inputs)}`);
+  inputs.forEach((input, i) => text(`texts[${i}]`, input));
+  return call(wasm.findJsonMany, JSON.stringify(inputs), options(opts));
 }

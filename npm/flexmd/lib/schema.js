@@ -45,6 +45,10 @@ export class SchemaValidator {
     return call((n, d) => this.#handle.validate(n, d), text("schemaName", schemaName), toJson("data", data ?? null));
   }
 
+  isValidJson(schemaName, jsonText) {
+    return call((n, t) => this.#handle.isValidJson(n, t), text("schemaName", schemaName), text("jsonText", jsonText));
+  }
+
   validateAndTransform(schemaName, data, opts) {
     return call(
       (n, d, o) => this.#handle.validateAndTransform(n, d, o),

@@ -170,6 +170,37 @@ test("detectObjects, parseAny and findJson agree with the CLI", () => {
   assert.equal(flexmd.findJson("no JSON here"), null);
 });
 
+test("findJsonMany gives what the CLI's json --jsonl gives, record by record", () => {
+  const texts = [
+    ...["mixed/session.md", "mixed/tool_call.md", "agent/review_answer.md", "agent/messy_review.md"].map(read),
+    "Sure — here it is: {name: 'Zoë', tags: ['a', 'b',], done: True",
+    "no JSON here",
+    "",
+    '```json\n{"a": [1, 2\n```',
+  ];
+  const records = (args) =>
+    cli(["json", "--jsonl", ...args], texts.map((t) => JSON.stringify(t)).join("\n"))
+      .split("\n")
+      .filter((line) => line)
+      .map((line) => JSON.parse(line).result);
+  assert.deepEqual(flexmd.findJsonMany(texts), records([]));
+  const found = flexmd.findJsonMany(texts, { repairs: true });
+  assert.deepEqual(
+    found,
+    records(["--repairs"]).map((f, i) => f && foundInUtf16(f, texts[i])),
+  );
+  assert.deepEqual(found[4].value, { name: "Zoë", tags: ["a", "b"], done: true });
+  assert.deepEqual(flexmd.findJsonMany(texts, { all: true }), texts.map((t) => flexmd.findJson(t, { all: true })));
+  assert.deepEqual(flexmd.findJsonMany([]), []);
+  assert.throws(() => flexmd.findJsonMany("{}"), { name: "TypeError", message: "texts must be an array of strings, not a string" });
+  assert.throws(() => flexmd.findJsonMany(["{}", 3]), { name: "TypeError", message: "texts[1] must be a string, not a number" });
+  assert.throws(
+    () => flexmd.findJsonMany(["ok", "{\"a\": \"\ud800\"}"]),
+    { name: "TypeError", message: "texts[1] holds a lone surrogate (\\uD800 at index 7), which no UTF-8 text can hold: call .toWellFormed() on it to read it as U+FFFD" },
+  );
+  assert.throws(() => flexmd.findJsonMany(["{}"], { all: -1 }), flexmd.ArgumentError);
+});
+
 test("errors are Error subclasses with a code and details", () => {
   assert.throws(
     () => flexmd.parseOutputFormatSpec("- Résumé — orderd list\n"),

@@ -94,6 +94,26 @@ test("validate and validateAndTransform judge values as the CLI judges their tex
   assert.deepEqual(validator.validate("nope", {}).errors.map((e) => e.code), ["schema_not_found"]);
 });
 
+test("isValidJson gives the verdict validate gives, from JSON text", () => {
+  const validator = new SchemaValidator();
+  for (const path of answers) {
+    const data = findJson(readFileSync(path, "utf8"));
+    const text = JSON.stringify(data);
+    assert.equal(validator.isValidJson("review", text), validator.validate("review", data).valid, path);
+  }
+  const review = { approved: true, issues: [], recommendation: "approve", summary: { critical: 0, high: 0, medium: 1, low: 0, info: 0 } };
+  assert.equal(validator.isValidJson("review", JSON.stringify(review)), true);
+  assert.equal(validator.isValidJson("review", JSON.stringify({ ...review, approved: "yes" })), false);
+  assert.equal(validator.isValidJson("review", "  \n" + JSON.stringify(review, null, 2) + "\n"), true);
+  validator.registerSchema("ticket", { type: "object", required: ["id"], properties: { id: { type: "integer" } } });
+  assert.equal(validator.isValidJson("ticket", '{"id": 7}'), true);
+  assert.equal(validator.isValidJson("ticket", '{"id": 7.5}'), false);
+  assert.throws(() => validator.isValidJson("nope", "{}"), (e) => e instanceof SchemaError && e.code === "schema::not_found");
+  assert.throws(() => validator.isValidJson("review", "{approved: true}"), { name: "ArgumentError" });
+  assert.throws(() => validator.isValidJson("review", "[".repeat(200) + "]".repeat(200)), { name: "NestingError" });
+  assert.throws(() => validator.isValidJson("review", { approved: true }), { name: "TypeError", message: "jsonText must be a string, not object" });
+});
+
 test("hints, registration and errors", () => {
   const validator = new SchemaValidator();
   const outcome = validator.validate("review", { approved: "yes" });

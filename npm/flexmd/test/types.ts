@@ -18,6 +18,7 @@ import {
   enrichInstructions,
   extractOutput,
   findJson,
+  findJsonMany,
   makeDefaultOfs,
   parseAny,
   parseFlexMd,
@@ -54,6 +55,9 @@ const any: ParseAnyResult = parseAny(written);
 const value: unknown = findJson("{\"a\": 1}");
 const found: FoundJson | null = findJson("{a: 1", { repairs: true });
 const every: FoundJson[] = findJson("{} {}", { all: true, repairs: true });
+const values: unknown[] = findJsonMany(["{\"a\": 1}", "none"]);
+const foundEach: (FoundJson | null)[] = findJsonMany(["{a: 1"], { repairs: true });
+const everyEach: FoundJson[][] = findJsonMany(["{} {}"], { all: true, repairs: true });
 
 try {
   parseOutputFormatSpec("nothing");
@@ -66,7 +70,7 @@ try {
 }
 
 console.log(typed.frames.length);
-console.log(block, markdown, ok, short, plain, line, frame, first, any, value, found, every);
+console.log(block, markdown, ok, short, plain, line, frame, first, any, value, found, every, values, foundEach, everyEach);
 
 // elsabro's SchemaValidator surface.
 import { type SchemaHint, type ValidationResult, SchemaValidator, getValidator } from "flexmd";
@@ -74,11 +78,12 @@ import { type SchemaHint, type ValidationResult, SchemaValidator, getValidator }
 const validator: SchemaValidator = getValidator();
 const names: string[] = validator.listSchemas();
 const checked: ValidationResult = validator.validate("review", { approved: true });
+const verdict: boolean = validator.isValidJson("review", "{\"approved\": true}");
 const transformed = new SchemaValidator().validateAndTransform("review", {}, { coerce: true, applyDefaults: true });
 const hints: SchemaHint[] = validator.generateHints(checked.errors, "review");
 const fromText: ValidationResult = validator.validateText("```json\n{}\n```", "review", { hints: true });
 validator.registerSchema("ticket", { type: "object", required: ["id"] });
-console.log(names, transformed.coerced, hints[0]?.hint, fromText.hints);
+console.log(names, transformed.coerced, hints[0]?.hint, fromText.hints, verdict);
 
 // Asking until the answer is valid.
 import { type AskReport, ask } from "flexmd";

@@ -114,6 +114,12 @@ def find_json(text: str, all: bool = False, repairs: bool = False) -> Any:
     with ``repairs=True`` each as ``{value, start, end, source, method,
     repairs, pick}``: where it was found and how it was repaired."""
 
+def find_json_many(texts: Iterable[str], all: bool = False, repairs: bool = False) -> List[Any]:
+    """:func:`find_json` on each text of ``texts``, in one call: one result
+    per text, in order (``None`` where a text holds no JSON); other Python
+    threads run while the texts are read. Raises ``TypeError`` for an
+    item that is not a ``str`` (or for a ``str`` given as ``texts``)."""
+
 # ---- frames and detection -----------------------------------------------------
 
 def parse_flexmd(
@@ -453,6 +459,23 @@ def validate(
     ``data``, ``errors``, ``warnings``, ``changes``, and ``hints`` with
     ``hints=True``) as ``flexmd schema validate --json`` prints it.
     """
+
+def validate_many(
+    items: Iterable[Any],
+    schema: Any,
+    *,
+    coerce: bool = True,
+    defaults: bool = True,
+    strict: bool = False,
+    hints: bool = False,
+    registry: Optional["Registry"] = None,
+) -> List[Dict[str, Any]]:
+    """:func:`validate` with ``report=True`` on each item of ``items``
+    against one ``schema``, in one call: the outcome dict of each item, in
+    order, and no exception for the invalid ones. The schema is compiled
+    once, and other Python threads run while the items are validated.
+    Items are values, texts holding JSON (found and repaired first) or
+    Pydantic model instances."""
 
 def hints(
     errors: List[Dict[str, Any]], schema: Any, *, registry: Optional["Registry"] = None
