@@ -925,6 +925,18 @@ fn validate_report<'py>(
         py.detach(|| registry.validate_value(&value, &schema, options))
     }
     .map_err(|e| schema_error(py, &e))?;
+    report_of(py, outcome, strict, hints, &schema)
+}
+
+/// The report dict of `outcome`: strict (warnings counted as errors) as
+/// asked, with the hints for its errors when asked.
+fn report_of<'py>(
+    py: Python<'py>,
+    outcome: flexmd_schema::Outcome,
+    strict: bool,
+    hints: bool,
+    schema: &Value,
+) -> PyResult<Bound<'py, PyAny>> {
     let outcome = if strict {
         outcome.into_strict()
     } else {
@@ -932,7 +944,7 @@ fn validate_report<'py>(
     };
     let report = to_py(py, &outcome)?;
     if hints {
-        let fixes = flexmd_schema::hints(&outcome.errors, &schema);
+        let fixes = flexmd_schema::hints(&outcome.errors, schema);
         report.set_item("hints", to_py(py, &fixes)?)?;
     }
     Ok(report)
@@ -993,26 +1005,14 @@ fn validate_report_many<'py>(
         let outcomes: Vec<flexmd_schema::Outcome> = py.detach(|| {
             items
                 .iter()
-                .map(|item| {
-                    let outcome = match item {
-                        Item::Text(text) => validator.validate_text(text),
-                        Item::Value(value) => validator.validate_value(value),
-                    };
-                    if strict {
-                        outcome.into_strict()
-                    } else {
-                        outcome
-                    }
+                .map(|item| match item {
+                    Item::Text(text) => validator.validate_text(text),
+                    Item::Value(value) => validator.validate_value(value),
                 })
                 .collect()
         });
-        for outcome in &outcomes {
-            let report = to_py(py, outcome)?;
-            if hints {
-                let fixes = flexmd_schema::hints(&outcome.errors, &schema);
-                report.set_item("hints", to_py(py, &fixes)?)?;
-            }
-            reports.append(report)?;
+        for outcome in outcomes {
+            reports.append(report_of(py, outcome, strict, hints, &schema)?)?;
         }
     }
     Ok(reports)
