@@ -492,6 +492,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("flexmd-batch", &[]),
+    ("flexmd-report", &["flexmd-core", "flexmd-ofs"]),
     (
         "flexmd-mcp",
         &[
