@@ -240,29 +240,15 @@ fn find_json<'py>(
     all: bool,
     repairs: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if all {
-        let mut found = parse(py, text, flexmd_detect::find_all_json);
-        if repairs {
-            let offsets = TextOffsets::code_points(text);
-            found.iter_mut().for_each(|f| f.reindex(&offsets));
-            return to_py(py, &found);
-        }
-        let values: Vec<&Value> = found.iter().map(|f| &f.value).collect();
-        return to_py(py, &values);
-    }
-    let found = parse(py, text, flexmd_detect::find_json);
-    if repairs {
-        let found = found.map(|mut f| {
-            f.reindex(&TextOffsets::code_points(text));
-            f
-        });
-        to_py(py, &found)
+    let found = if all {
+        FoundIn::Every(parse(py, text, flexmd_detect::find_all_json))
     } else {
-        to_py(py, &found.map(|f| f.value))
-    }
+        FoundIn::Best(parse(py, text, flexmd_detect::find_json))
+    };
+    found_to_py(py, found, text, repairs)
 }
 
-/// What [`find_json_many`] found in one text.
+/// What [`find_json`] and [`find_json_many`] found in one text.
 enum FoundIn {
     /// The best value, if any.
     Best(Option<flexmd_detect::FoundJson>),
@@ -317,27 +303,35 @@ fn append_found(
     repairs: bool,
 ) -> PyResult<()> {
     for (found, text) in found.into_iter().zip(texts) {
-        let result = match found {
-            FoundIn::Best(found) if repairs => to_py(
-                py,
-                &found.map(|mut f| {
-                    f.reindex(&TextOffsets::code_points(text));
-                    f
-                }),
-            )?,
-            FoundIn::Best(found) => to_py(py, &found.map(|f| f.value))?,
-            FoundIn::Every(mut found) if repairs => {
-                let offsets = TextOffsets::code_points(text);
-                found.iter_mut().for_each(|f| f.reindex(&offsets));
-                to_py(py, &found)?
-            }
-            FoundIn::Every(found) => {
-                to_py(py, &found.iter().map(|f| &f.value).collect::<Vec<_>>())?
-            }
-        };
-        results.append(result)?;
+        results.append(found_to_py(py, found, text, repairs)?)?;
     }
     Ok(())
+}
+
+/// What `find_json` gives for `found` in `text`: the value(s), or with
+/// `repairs` each with its place (in code points) and repairs.
+fn found_to_py<'py>(
+    py: Python<'py>,
+    found: FoundIn,
+    text: &str,
+    repairs: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    match found {
+        FoundIn::Best(found) if repairs => to_py(
+            py,
+            &found.map(|mut f| {
+                f.reindex(&TextOffsets::code_points(text));
+                f
+            }),
+        ),
+        FoundIn::Best(found) => to_py(py, &found.map(|f| f.value)),
+        FoundIn::Every(mut found) if repairs => {
+            let offsets = TextOffsets::code_points(text);
+            found.iter_mut().for_each(|f| f.reindex(&offsets));
+            to_py(py, &found)
+        }
+        FoundIn::Every(found) => to_py(py, &found.iter().map(|f| &f.value).collect::<Vec<_>>()),
+    }
 }
 
 /// The `str`s of `items` (any iterable but a `str` itself, whose
@@ -365,9 +359,23 @@ fn strings(items: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
                     type_name(&item)
                 ))
             })?;
-            Ok(text.to_cow()?.into_owned())
+            owned_text(text, &format!("{what}[{i}]"))
         })
         .collect()
+}
+
+/// A batch item's text as UTF-8, or a `ValueError` naming the item (`what`)
+/// when it holds a lone surrogate: in a batch, Python's own
+/// `UnicodeEncodeError` would not say which item.
+fn owned_text(text: &Bound<'_, PyString>, what: &str) -> PyResult<String> {
+    text.to_cow()
+        .map(std::borrow::Cow::into_owned)
+        .map_err(|_| {
+            PyValueError::new_err(format!(
+                "{what}: a string holds a lone surrogate (such as \"\\ud800\"), which is not \
+             valid Unicode and has no UTF-8 form"
+            ))
+        })
 }
 
 /// The name of a value's type, for messages.
@@ -993,7 +1001,7 @@ fn validate_report_many<'py>(
         .map(|(i, item)| {
             let item = item?;
             match item.cast::<PyString>() {
-                Ok(text) => Ok(Item::Text(text.to_cow()?.into_owned())),
+                Ok(text) => owned_text(text, &format!("items[{i}]")).map(Item::Text),
                 Err(_) => convert::python_to_json(&item)
                     .map(Item::Value)
                     .map_err(|e| e.into_err(py, &format!("items[{i}]"))),

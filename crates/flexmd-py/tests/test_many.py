@@ -57,6 +57,14 @@ def test_find_json_many_takes_any_iterable_of_str_and_nothing_else() -> None:
         flexmd.find_json_many(["[1]", 3])
     with pytest.raises(TypeError, match=r"^texts must be a list \(or any iterable\) of str, not int$"):
         flexmd.find_json_many(3)  # type: ignore[arg-type]
+    # A lone surrogate: the item is named (a single call's UnicodeEncodeError would not say which).
+    with pytest.raises(ValueError, match=r"^texts\[1\]: a string holds a lone surrogate"):
+        flexmd.find_json_many(["{}", '{"a": "\ud800"}'])
+    with pytest.raises(ValueError, match=r"^items\[2\]: a string holds a lone surrogate"):
+        flexmd.validate_many([{}, "{}", '{"a": "\ud800"}'], "review")
+    # Deep nesting and CRLF, as the single call reads them.
+    deep = "[" * 100_000 + "]" * 100_000
+    assert flexmd.find_json_many([deep, "\r\n{a: 1}\r\n"]) == [flexmd.find_json(deep), {"a": 1}]
 
 
 @pytest.mark.parametrize("path", [p for p in EXAMPLES if "agent" in p.parts], ids=lambda p: p.name)

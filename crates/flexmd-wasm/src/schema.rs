@@ -174,8 +174,8 @@ impl SchemaValidator {
             Ok(verdict) => Ok(verdict),
             Err(flexmd_schema::SchemaError::InvalidJson { .. }) => {
                 // The package's error for bad JSON (a nesting one named as such).
-                from_json::<Value>("text", text)?;
-                Err(argument_error("text: not JSON"))
+                from_json::<Value>("jsonText", text)?;
+                Err(argument_error("jsonText: not JSON"))
             }
             Err(e) => Err(schema_error(&e)),
         }

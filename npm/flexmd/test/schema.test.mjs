@@ -110,6 +110,7 @@ test("isValidJson gives the verdict validate gives, from JSON text", () => {
   assert.equal(validator.isValidJson("ticket", '{"id": 7.5}'), false);
   assert.throws(() => validator.isValidJson("nope", "{}"), (e) => e instanceof SchemaError && e.code === "schema::not_found");
   assert.throws(() => validator.isValidJson("review", "{approved: true}"), { name: "ArgumentError" });
+  assert.throws(() => validator.isValidJson("review", ""), { name: "ArgumentError", message: "jsonText: EOF while parsing a value" });
   assert.throws(() => validator.isValidJson("review", "[".repeat(200) + "]".repeat(200)), { name: "NestingError" });
   assert.throws(() => validator.isValidJson("review", { approved: true }), { name: "TypeError", message: "jsonText must be a string, not object" });
 });
