@@ -52,6 +52,9 @@ _flexmd() {
             flexmd,parse-any)
                 cmd="flexmd__subcmd__parse__subcmd__any"
                 ;;
+            flexmd,report)
+                cmd="flexmd__subcmd__report"
+                ;;
             flexmd,run)
                 cmd="flexmd__subcmd__run"
                 ;;
@@ -262,6 +265,9 @@ _flexmd() {
             flexmd__subcmd__help,parse-any)
                 cmd="flexmd__subcmd__help__subcmd__parse__subcmd__any"
                 ;;
+            flexmd__subcmd__help,report)
+                cmd="flexmd__subcmd__help__subcmd__report"
+                ;;
             flexmd__subcmd__help,run)
                 cmd="flexmd__subcmd__help__subcmd__run"
                 ;;
@@ -464,7 +470,7 @@ _flexmd() {
 
     case "${cmd}" in
         flexmd)
-            opts="-h -V --config --json --compact --color --help --version outline frames ofs validate extract detect parse-any json schema run grammar tools call mcp artifact help"
+            opts="-h -V --config --json --compact --color --help --version outline frames ofs validate extract detect parse-any json schema run grammar report tools call mcp artifact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1742,7 +1748,7 @@ _flexmd() {
             return 0
             ;;
         flexmd__subcmd__help)
-            opts="outline frames ofs validate extract detect parse-any json schema run grammar tools call mcp artifact help"
+            opts="outline frames ofs validate extract detect parse-any json schema run grammar report tools call mcp artifact help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2343,6 +2349,20 @@ _flexmd() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        flexmd__subcmd__help__subcmd__report)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         flexmd__subcmd__help__subcmd__run)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2868,6 +2888,68 @@ _flexmd() {
                 return 0
             fi
             case "${prev}" in
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        flexmd__subcmd__report)
+            opts="-o -h --spec --schema --preset --strict --field --group-by --answers --output --markdown --worst --jobs --config --json --compact --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --spec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --preset)
+                    COMPREPLY=($(compgen -W "strict standard salvage" -- "${cur}"))
+                    return 0
+                    ;;
+                --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --answers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --worst)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

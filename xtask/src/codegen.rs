@@ -111,6 +111,11 @@ fn output_schemas() -> Vec<(&'static str, &'static str, schemars::Schema)> {
             schema::<flexmd_constrain::Grammar>("Grammar"),
         ),
         (
+            "report",
+            "flexmd report --json",
+            schema::<flexmd_report::Summary>("Report"),
+        ),
+        (
             "tools-openai",
             "flexmd tools",
             schema::<Vec<flexmd_artifact::OpenAiTool<'static>>>("OpenAI tools"),

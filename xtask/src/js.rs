@@ -8,8 +8,8 @@
 //! missing; no tool that downloads binaries at run time). The tests:
 //! `npm ci` (TypeScript), `node --test` (every function against the CLI's
 //! JSON), `tsc --noEmit` on a file written with the package's types, and the
-//! playground (web/playground, assembled in `target/playground`) in
-//! Chromium with Playwright.
+//! playground (web/playground, assembled in `target/playground`) and the
+//! page `flexmd report` writes (web/report) in Chromium with Playwright.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -269,5 +269,26 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
         .args(["--test", "test/"]))?;
     run(npm(&package).args(["exec", "--", "tsc", "--noEmit", "-p", "test/tsconfig.json"]))?;
     let site = playground()?;
-    browser_test(&site)
+    browser_test(&site)?;
+    report_browser_test()
+}
+
+/// `flexmd report`'s page in Chromium, driven by Playwright, against the
+/// CLI `cargo test --workspace` built (skipped, with a message, only when
+/// Chromium cannot be installed).
+fn report_browser_test() -> Result {
+    let Some(browser) = chromium() else {
+        println!(
+            "SKIPPED the report's browser test: Chromium could not be installed on this machine"
+        );
+        return Ok(());
+    };
+    let web = root().join("web/report");
+    run(npm(&web).args(["ci", "--no-audit", "--no-fund"]))?;
+    run(Command::new("node")
+        .current_dir(&web)
+        .env("CHROMIUM", browser)
+        .env("FLEXMD_BIN", crate::target_dir().join("debug/flexmd"))
+        .env("SCREENSHOTS", crate::target_dir().join("report-test"))
+        .args(["--test", "test/"]))
 }

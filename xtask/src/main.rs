@@ -492,7 +492,18 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("flexmd-batch", &[]),
-    ("flexmd-report", &["flexmd-core", "flexmd-ofs"]),
+    (
+        "flexmd-report",
+        &[
+            "flexmd-core",
+            "flexmd-frames",
+            "flexmd-ofs",
+            "flexmd-detect",
+            "flexmd-schema",
+            "flexmd-artifact",
+            "flexmd-batch",
+        ],
+    ),
     (
         "flexmd-mcp",
         &[
@@ -515,6 +526,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-constrain",
             "flexmd-mcp",
             "flexmd-batch",
+            "flexmd-report",
         ],
     ),
     (
@@ -527,6 +539,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "flexmd-schema",
             "flexmd-artifact",
             "flexmd-constrain",
+            "flexmd-report",
         ],
     ),
     (

@@ -22,6 +22,8 @@ const TEST_PACKAGES: &[&str] = &[
     "openai>=1.40",
     "anthropic>=0.40",
     "pydantic-ai-slim>=1.0",
+    // flexmd.frame's DataFrame (PySpark does not support pandas 3 yet).
+    "pandas>=1.5,<3",
 ];
 /// The official MCP SDK, the client of `flexmd mcp`'s end-to-end test
 /// (crates/flexmd-mcp/tests/python), which says why it is skipped without it.

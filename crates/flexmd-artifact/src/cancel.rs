@@ -59,8 +59,14 @@ pub fn cancellable<T>(
     }
 }
 
-/// Whether the [`cancellable`] call running on this thread was given up.
-pub(crate) fn cancelled() -> bool {
+/// Whether the [`cancellable`] call running on this thread was given up
+/// (long loops of other crates look at it between steps, as this crate's
+/// do).
+///
+/// ```
+/// assert!(!flexmd_artifact::cancelled());
+/// ```
+pub fn cancelled() -> bool {
     FLAG.with(|flag| {
         flag.borrow()
             .as_ref()

@@ -28,7 +28,7 @@ mod turn;
 
 pub use artifact::{GrepChunk, SpooledArtifact};
 pub use call::{ReadAs, ToolCall, ToolCallResult, tool_calls};
-pub use cancel::cancellable;
+pub use cancel::{cancellable, cancelled};
 pub use error::ArtifactError;
 pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
 pub use json::{JsonFormat, MAX_DOCUMENT_BYTES, SpooledJsonArtifact};

@@ -113,36 +113,8 @@ pub(crate) fn json_as(
     config: &crate::schema::ConfigArg,
 ) -> Result<ExitCode, CliError> {
     let registry = crate::schema::setup(config)?.registry;
-    let (schema_json, spec);
-    let target = if registry.get(schema).is_some() {
-        Target::Named(schema)
-    } else {
-        let path = Path::new(schema);
-        if !path.is_file() {
-            return Err(flexmd_schema::SchemaError::NotFound {
-                name: schema.to_owned(),
-                known: registry.names().collect::<Vec<_>>().join(", "),
-            }
-            .into());
-        }
-        let text = read_text(Some(path))?;
-        let json = if text.text.trim_start().starts_with('{') {
-            Some(text.json::<serde_json::Value>()?)
-        } else {
-            None
-        };
-        match json {
-            // OutputFormatSpec JSON is a spec, not a JSON Schema.
-            Some(value) if !is_spec_json(&value) => {
-                schema_json = value;
-                Target::Schema(&schema_json)
-            }
-            _ => {
-                spec = crate::ofs::read_spec(path)?;
-                Target::Spec(&spec)
-            }
-        }
-    };
+    let schema = SchemaArg::resolve(schema, &registry)?;
+    let target = schema.target();
     each_input(files, |input| {
         let aligned = match registry.find_json_as(&input.text, target, preset) {
             Ok(aligned) => aligned,
@@ -167,6 +139,55 @@ pub(crate) fn json_as(
             code,
         })
     })
+}
+
+/// What `--schema` names: a registered schema, a JSON Schema file, or an
+/// Output Format Spec file (Markdown, or OutputFormatSpec JSON).
+pub(crate) enum SchemaArg {
+    /// A registered schema's name.
+    Named(String),
+    /// A JSON Schema read from a file.
+    Schema(serde_json::Value),
+    /// An Output Format Spec read from a file.
+    Spec(flexmd_ofs::OutputFormatSpec),
+}
+
+impl SchemaArg {
+    /// `--schema`'s value: a name registered in `registry`, else a file.
+    pub(crate) fn resolve(
+        schema: &str,
+        registry: &flexmd_schema::Registry,
+    ) -> Result<Self, CliError> {
+        if registry.get(schema).is_some() {
+            return Ok(Self::Named(schema.to_owned()));
+        }
+        let path = Path::new(schema);
+        if !path.is_file() {
+            return Err(flexmd_schema::SchemaError::NotFound {
+                name: schema.to_owned(),
+                known: registry.names().collect::<Vec<_>>().join(", "),
+            }
+            .into());
+        }
+        let text = read_text(Some(path))?;
+        if text.text.trim_start().starts_with('{') {
+            let value = text.json::<serde_json::Value>()?;
+            // OutputFormatSpec JSON is a spec, not a JSON Schema.
+            if !is_spec_json(&value) {
+                return Ok(Self::Schema(value));
+            }
+        }
+        Ok(Self::Spec(crate::ofs::read_spec(path)?))
+    }
+
+    /// The target to fit answers to.
+    pub(crate) fn target(&self) -> Target<'_> {
+        match self {
+            Self::Named(name) => Target::Named(name),
+            Self::Schema(schema) => Target::Schema(schema),
+            Self::Spec(spec) => Target::Spec(spec),
+        }
+    }
 }
 
 /// A schema-aligned reading's repairs, coercions, dropped parts and

@@ -80,6 +80,21 @@ pub(crate) enum CliError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Mcp(Box<flexmd_mcp::ServeError>),
+    /// A report could not be made (an unknown or broken schema, an input
+    /// that cannot be read to its end).
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Report(#[from] flexmd_report::ReportError),
+    /// An output file could not be written.
+    #[error("cannot write {}", path.display())]
+    #[diagnostic(code(flexmd::write))]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 impl CliError {
@@ -96,7 +111,9 @@ impl CliError {
             | Self::Artifact(_)
             | Self::BadSpec(_)
             | Self::Usage(_)
-            | Self::Mcp(_) => ExitCode::from(2),
+            | Self::Mcp(_)
+            | Self::Report(_)
+            | Self::Write { .. } => ExitCode::from(2),
             Self::InvalidJson(_) | Self::Stdout(_) | Self::Serialize(_) | Self::Constrain(_) => {
                 ExitCode::from(1)
             }

@@ -17,6 +17,7 @@ mod frames;
 mod input;
 mod ofs;
 mod output;
+mod report;
 mod schema;
 mod snippet;
 mod stream;
@@ -164,6 +165,15 @@ enum Command {
     /// grammar cannot enforce is noted on stderr (with --json, the whole
     /// report).
     Grammar(schema::GrammarArgs),
+    /// How well answers follow their format, in aggregate, from a JSON
+    /// Lines file of answers (or of the results `extract`, `validate` or
+    /// `json --jsonl` printed): per group (`--group-by model,prompt`) the
+    /// valid share with its 95% interval, the leniencies relied on, each
+    /// violation and JSON repair by code, each section's problems, answer
+    /// lengths and the worst answers with their problems marked. As one
+    /// self-contained HTML page with charts (-o report.html), JSON
+    /// (--json) or a Markdown table (--markdown); exit 0 once made.
+    Report(report::ReportArgs),
     /// Query a file far too large for a prompt, as a model's tools would
     /// (`flexmd artifact tail big.log n=20`); `flexmd artifact OP --help`
     /// explains each operation.
@@ -219,7 +229,7 @@ enum OutlineAction {
 
 /// `--preset` values.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum PresetArg {
+pub(crate) enum PresetArg {
     Strict,
     Standard,
     Salvage,
@@ -393,6 +403,7 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
         Command::Schema(command) => schema::run(command, &cli.config, json),
         Command::Run(args) => schema::run_model(args, &cli.config),
         Command::Grammar(args) => schema::grammar(args, &cli.config, json),
+        Command::Report(args) => report::report(args, &cli.config, json),
         Command::Artifact(_) => artifact::artifact(artifact_matches, json),
         Command::Tools(args) => artifact::tools(args),
         Command::Call(args) => artifact::call(args, json),

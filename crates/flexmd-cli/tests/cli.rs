@@ -3049,3 +3049,6 @@ mod mcp {
         );
     }
 }
+
+#[path = "cli/report.rs"]
+mod report;

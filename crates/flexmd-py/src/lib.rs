@@ -22,6 +22,7 @@ use pythonize::pythonize;
 mod constrain;
 mod convert;
 mod registry;
+mod report;
 mod turn;
 use registry::{PyProject, PyRegistry, predefined, registry_of, schema_value};
 use serde_json::Value;
@@ -1890,6 +1891,7 @@ fn _flexmd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(render_outline, m)?)?;
     m.add_function(wrap_pyfunction!(validate_report, m)?)?;
     m.add_function(wrap_pyfunction!(validate_report_many, m)?)?;
+    m.add_function(wrap_pyfunction!(report::report_answers, m)?)?;
     m.add_function(wrap_pyfunction!(hints, m)?)?;
     m.add_function(wrap_pyfunction!(schema_names, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;

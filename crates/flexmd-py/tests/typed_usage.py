@@ -67,6 +67,11 @@ def use(answer: str, llm: Any) -> None:
     reveal_type(checked)
     del data, plain, lines, text, events, fix, update, state, names, retries, root
     del shown, offered, reply, kept, dropped
+    figures: Dict[str, Any] = flexmd.report(
+        [{"model": "a", "response": answer}], "- Short answer — prose", group_by=["model"], html="r.html"
+    )
+    rows: Any = flexmd.frame("answers.jsonl", schema=Review, group_by=("model",), preset="strict")
+    del figures, rows
 
 
 async def use_async(llm: Any) -> None:

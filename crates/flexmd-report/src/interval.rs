@@ -10,6 +10,7 @@ const Z_95: f64 = 1.959_963_984_540_054;
 
 /// A share's 95% confidence interval, both ends in `0.0..=1.0`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Interval {
     /// The lower end.
     pub low: f64,

@@ -1,35 +1,73 @@
 //! The streaming tally: each judged answer is counted into its group and
-//! dropped, so memory grows with the groups, the codes and the sections
-//! met, never with the number of answers.
+//! dropped (unless it is among its group's worst), so memory grows with
+//! the groups, the codes, the sections and the kept examples, never with
+//! the number of answers.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use serde::Serialize;
 
 use crate::interval::{Interval, wilson_interval};
+use crate::worst::{Example, Worst};
 
 /// A problem found in an answer, as the report counts it: its code and,
-/// for a section's problem, the section.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// for a section's problem, the section; where it is, when known.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Finding {
-    /// The code (`missing_section`, `lenient_bullets`, …).
+    /// The code (`missing_section`, `lenient_bullets`, `trailing_comma`, …).
     pub code: String,
-    /// The section it is about, if any.
+    /// The section it is about, if any (for a JSON answer: the top-level
+    /// key).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
+    /// What is wrong, in one sentence (empty when unknown).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// Byte range in the answer, when it points at a place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Range<usize>>,
+}
+
+impl Finding {
+    /// A finding with only a code and a section.
+    ///
+    /// ```
+    /// let f = flexmd_report::Finding::new("missing_section", Some("Steps"));
+    /// assert_eq!((f.code.as_str(), f.section.as_deref()), ("missing_section", Some("Steps")));
+    /// ```
+    #[must_use]
+    pub fn new(code: &str, section: Option<&str>) -> Self {
+        Self {
+            code: code.to_owned(),
+            section: section.map(str::to_owned),
+            ..Self::default()
+        }
+    }
+}
+
+/// Where a spec's issue is, by its code and span: a missing section has no
+/// place in the answer (its span is an empty one at the start).
+pub(crate) fn place(code: &str, span: Range<usize>) -> Option<Range<usize>> {
+    (code != "missing_section").then_some(span)
 }
 
 /// One answer as the report counts it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Judged {
-    /// Whether it follows the format (warnings allowed).
+    /// Whether it follows the format (warnings and repairs allowed).
     pub valid: bool,
     /// What makes it invalid.
     pub errors: Vec<Finding>,
-    /// The lenient readings it needed (`lenient_heading`, …): a valid
-    /// answer with any is valid only because of them.
+    /// The lenient readings it needed (`lenient_heading`, a coercion, …):
+    /// a valid answer with any is valid only because of them.
     pub warnings: Vec<Finding>,
-    /// Its length in tokens.
-    pub tokens: usize,
+    /// The repairs made to read its JSON (`trailing_comma`, …), if it is a
+    /// JSON answer; like warnings, they make a valid answer lenient.
+    pub repairs: Vec<Finding>,
+    /// Its length in tokens, when its text is known.
+    pub tokens: Option<usize>,
 }
 
 impl Judged {
@@ -38,19 +76,22 @@ impl Judged {
     /// ```
     /// let spec = flexmd_ofs::parse_spec("- Short answer — prose\n- Steps — ordered list\n").value;
     /// let report = flexmd_ofs::validate("## Short answer\nYes.\n\n## Steps\n- first\n", &spec);
-    /// let judged = flexmd_report::Judged::from_report(&report, 9);
+    /// let judged = flexmd_report::Judged::from_report(&report, Some(9));
     /// assert!(!judged.valid);
     /// assert_eq!(judged.errors[0].code, "section_not_numbered");
     /// assert_eq!(judged.errors[0].section.as_deref(), Some("Steps"));
+    /// assert_eq!(judged.errors[0].span, Some(31..39));
     /// ```
     #[must_use]
-    pub fn from_report(report: &flexmd_ofs::Report, tokens: usize) -> Self {
+    pub fn from_report(report: &flexmd_ofs::Report, tokens: Option<usize>) -> Self {
         let findings = |issues: &[flexmd_ofs::Issue]| {
             issues
                 .iter()
                 .map(|i| Finding {
                     code: i.code.clone(),
                     section: i.section.clone(),
+                    message: i.message.clone(),
+                    span: place(&i.code, i.span.clone()),
                 })
                 .collect()
         };
@@ -58,26 +99,28 @@ impl Judged {
             valid: report.ok,
             errors: findings(&report.errors),
             warnings: findings(&report.warnings),
+            repairs: Vec::new(),
             tokens,
         }
     }
 
-    /// Valid only because a lenient reading was used.
+    /// Valid only because a lenient reading or a repair was used.
     #[must_use]
     pub fn lenient(&self) -> bool {
-        self.valid && !self.warnings.is_empty()
+        self.valid && !(self.warnings.is_empty() && self.repairs.is_empty())
     }
 }
 
 /// The upper ends of the token-length buckets; the last bucket is open.
 pub const TOKEN_BUCKETS: [usize; 8] = [50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000];
 
-/// How a section went wrong, by the code of its problem.
+/// How a section went wrong, by the code of its problem (an Output Format
+/// Spec's codes, and a JSON Schema's for JSON answers).
 fn section_problem(code: &str) -> SectionProblem {
     match code {
-        "missing_section" => SectionProblem::Missing,
-        "empty_section_without_none" => SectionProblem::Empty,
-        "section_not_numbered" | "section_not_bullets" | "missing_table" => {
+        "missing_section" | "missing_required" => SectionProblem::Missing,
+        "empty_section_without_none" | "too_short" => SectionProblem::Empty,
+        "section_not_numbered" | "section_not_bullets" | "missing_table" | "invalid_type" => {
             SectionProblem::WrongKind
         }
         _ => SectionProblem::Other,
@@ -93,6 +136,7 @@ enum SectionProblem {
 
 /// Answers whose sections went wrong, by how: the cells of the heat map.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct SectionCounts {
     /// The section is not there.
     pub missing: u64,
@@ -112,41 +156,120 @@ struct GroupTally {
     lenient: u64,
     errors: BTreeMap<String, u64>,
     warnings: BTreeMap<String, u64>,
+    repairs: BTreeMap<String, u64>,
     sections: BTreeMap<String, SectionCounts>,
     tokens: [u64; TOKEN_BUCKETS.len() + 1],
+    worst: Worst,
 }
+
+/// A line of the input that holds no answer to count, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct InvalidLine {
+    /// Its 1-based line number in the input.
+    pub line: usize,
+    /// Why, as a code (`invalid_json`, `missing_field`, `not_text`, …).
+    pub code: String,
+    /// Why, in one sentence.
+    pub message: String,
+}
+
+/// The input's lines that hold no answer: all counted, the first listed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct InvalidLines {
+    /// How many there were.
+    pub count: u64,
+    /// The first [`MAX_INVALID_LISTED`] of them.
+    pub listed: Vec<InvalidLine>,
+}
+
+/// How many invalid lines a report lists (all are counted).
+pub const MAX_INVALID_LISTED: usize = 100;
+
+/// How many of each group's worst answers a tally keeps by default.
+pub const DEFAULT_WORST: usize = 20;
 
 /// Judged answers counted by group in one pass.
 ///
 /// ```
 /// use flexmd_report::{Judged, Tally};
 /// let mut tally = Tally::new(vec!["model".to_owned()]);
-/// tally.add(vec!["a".to_owned()], &Judged { valid: true, tokens: 40, ..Judged::default() });
-/// tally.add(vec!["a".to_owned()], &Judged { valid: false, tokens: 70, ..Judged::default() });
+/// tally.add(vec!["a".to_owned()], &Judged { valid: true, tokens: Some(40), ..Judged::default() });
+/// tally.add(vec!["a".to_owned()], &Judged { valid: false, tokens: Some(70), ..Judged::default() });
 /// let summary = tally.summary();
 /// assert_eq!((summary.answers, summary.groups[0].valid), (2, 1));
 /// assert_eq!(summary.groups[0].group["model"], "a");
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Tally {
     group_by: Vec<String>,
+    keep_worst: usize,
+    unit: Option<flexmd_core::OffsetUnit>,
     groups: BTreeMap<Vec<String>, GroupTally>,
+    invalid: InvalidLines,
 }
 
 impl Tally {
     /// A tally whose groups are named by the fields `group_by` (none: one
-    /// group of every answer).
+    /// group of every answer), keeping each group's [`DEFAULT_WORST`]
+    /// worst answers.
     #[must_use]
     pub fn new(group_by: Vec<String>) -> Self {
         Self {
             group_by,
+            keep_worst: DEFAULT_WORST,
+            unit: None,
             groups: BTreeMap::new(),
+            invalid: InvalidLines::default(),
         }
+    }
+
+    /// The same tally keeping `n` worst answers per group (0: none).
+    #[must_use]
+    pub fn keeping_worst(mut self, n: usize) -> Self {
+        self.keep_worst = n;
+        self
+    }
+
+    /// The same tally giving its examples' offsets in `unit` (a binding's
+    /// string indices) rather than bytes.
+    #[must_use]
+    pub fn with_offsets(mut self, unit: Option<flexmd_core::OffsetUnit>) -> Self {
+        self.unit = unit;
+        self
     }
 
     /// Counts `judged` into the group of the values `group` (one per field
     /// of `group_by`, in order).
     pub fn add(&mut self, group: Vec<String>, judged: &Judged) {
+        self.count(group, judged);
+    }
+
+    /// Counts `judged` like [`Tally::add`], and keeps it as one of its
+    /// group's worst answers if it is: `line` is where it is in the input,
+    /// `text` the answer (an excerpt around its first problem is kept).
+    pub fn add_answer(
+        &mut self,
+        group: Vec<String>,
+        judged: Judged,
+        line: usize,
+        text: Option<&str>,
+    ) {
+        let (keep, unit) = (self.keep_worst, self.unit);
+        let tally = self.count(group, &judged);
+        tally.worst.offer(keep, judged, line, text, unit);
+    }
+
+    /// Counts a line of the input that holds no answer.
+    pub fn add_invalid(&mut self, line: InvalidLine) {
+        self.invalid.count += 1;
+        if self.invalid.listed.len() < MAX_INVALID_LISTED {
+            self.invalid.listed.push(line);
+        }
+    }
+
+    fn count(&mut self, group: Vec<String>, judged: &Judged) -> &mut GroupTally {
         let tally = self.groups.entry(group).or_default();
         tally.answers += 1;
         tally.valid += u64::from(judged.valid);
@@ -154,14 +277,15 @@ impl Tally {
         for (findings, counts) in [
             (&judged.errors, &mut tally.errors),
             (&judged.warnings, &mut tally.warnings),
+            (&judged.repairs, &mut tally.repairs),
         ] {
             for f in findings {
-                *counts.entry(f.code.clone()).or_default() += 1;
+                *bounded_entry(counts, &f.code) += 1;
             }
         }
         for f in &judged.errors {
             let Some(section) = &f.section else { continue };
-            let cell = tally.sections.entry(section.clone()).or_default();
+            let cell = bounded_entry(&mut tally.sections, section);
             match section_problem(&f.code) {
                 SectionProblem::Missing => cell.missing += 1,
                 SectionProblem::Empty => cell.empty += 1,
@@ -169,13 +293,16 @@ impl Tally {
                 SectionProblem::Other => cell.other += 1,
             }
         }
-        let bucket = TOKEN_BUCKETS
-            .iter()
-            .position(|&upper| judged.tokens < upper)
-            .unwrap_or(TOKEN_BUCKETS.len());
-        if let Some(count) = tally.tokens.get_mut(bucket) {
-            *count += 1;
+        if let Some(tokens) = judged.tokens {
+            let bucket = TOKEN_BUCKETS
+                .iter()
+                .position(|&upper| tokens < upper)
+                .unwrap_or(TOKEN_BUCKETS.len());
+            if let Some(count) = tally.tokens.get_mut(bucket) {
+                *count += 1;
+            }
         }
+        tally
     }
 
     /// The counts so far, group by group (in the order of their values).
@@ -199,6 +326,7 @@ impl Tally {
                 lenient_share: share(t.lenient, t.answers),
                 errors: t.errors.clone(),
                 warnings: t.warnings.clone(),
+                repairs: t.repairs.clone(),
                 sections: t.sections.clone(),
                 tokens: t
                     .tokens
@@ -214,13 +342,34 @@ impl Tally {
                         answers,
                     })
                     .collect(),
+                worst: t.worst.examples(),
             })
             .collect();
         Summary {
             answers: groups.iter().map(|g| g.answers).sum(),
+            group_by: self.group_by.clone(),
             groups,
+            invalid_lines: self.invalid.clone(),
         }
     }
+}
+
+/// The most codes (of each kind) and sections a group counts apart; more
+/// are counted together under [`OTHER`], so a stream of made-up codes or
+/// JSON keys cannot grow the tally without bound.
+pub const MAX_KEYS: usize = 256;
+
+/// The code or section that counts those past [`MAX_KEYS`].
+pub const OTHER: &str = "(other)";
+
+/// `map`'s entry for `key`, or for [`OTHER`] once `map` is full.
+fn bounded_entry<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> &'m mut V {
+    let key = if map.len() < MAX_KEYS || map.contains_key(key) {
+        key
+    } else {
+        OTHER
+    };
+    map.entry(key.to_owned()).or_default()
 }
 
 /// `part` of `whole` as a share (0 when there is no whole).
@@ -233,17 +382,24 @@ fn share(part: u64, whole: u64) -> f64 {
     }
 }
 
-/// What the tally found, for `--json` and the HTML.
+/// What the tally found: what `flexmd report --json` prints and the HTML
+/// page shows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Summary {
     /// Answers counted, in every group.
     pub answers: u64,
+    /// The fields the answers are grouped by.
+    pub group_by: Vec<String>,
     /// Each group's counts, in the order of their values.
     pub groups: Vec<GroupSummary>,
+    /// The input's lines that hold no answer.
+    pub invalid_lines: InvalidLines,
 }
 
 /// One group's counts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct GroupSummary {
     /// The group's value of each field it is grouped by.
     pub group: BTreeMap<String, String>,
@@ -255,7 +411,7 @@ pub struct GroupSummary {
     pub valid_share: f64,
     /// The valid share's 95% Wilson interval.
     pub valid_interval: Option<Interval>,
-    /// How many are valid only because of a lenient reading.
+    /// How many are valid only because of a lenient reading or a repair.
     pub lenient: u64,
     /// `lenient` ÷ `answers`.
     pub lenient_share: f64,
@@ -263,14 +419,19 @@ pub struct GroupSummary {
     pub errors: BTreeMap<String, u64>,
     /// Each lenient reading, by code.
     pub warnings: BTreeMap<String, u64>,
+    /// Each JSON repair, by kind.
+    pub repairs: BTreeMap<String, u64>,
     /// Each section's problems.
     pub sections: BTreeMap<String, SectionCounts>,
-    /// Answers by length in tokens.
+    /// Answers by length in tokens (those whose text is known).
     pub tokens: Vec<TokenBucket>,
+    /// Its worst answers, worst first.
+    pub worst: Vec<Example>,
 }
 
 /// Answers of a length from `from` tokens up to (not including) `to`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct TokenBucket {
     /// The shortest length counted.
     pub from: usize,
@@ -286,10 +447,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn finding(code: &str, section: Option<&str>) -> Finding {
-        Finding {
-            code: code.to_owned(),
-            section: section.map(str::to_owned),
-        }
+        Finding::new(code, section)
     }
 
     /// Three models with known defects: one drops a section, one uses `*`
@@ -308,7 +466,7 @@ mod tests {
             let report = flexmd_ofs::validate(answer, &spec);
             tally.add(
                 vec![model.to_owned()],
-                &Judged::from_report(&report, answer.len() / 4),
+                &Judged::from_report(&report, Some(answer.len() / 4)),
             );
         }
         let summary = tally.summary();
@@ -357,13 +515,33 @@ mod tests {
     }
 
     #[test]
+    fn made_up_codes_past_the_bound_are_counted_together() {
+        let mut tally = Tally::new(Vec::new());
+        for i in 0..MAX_KEYS + 10 {
+            let code = format!("code_{i}");
+            let errors = vec![finding(&code, Some(&code))];
+            tally.add(
+                Vec::new(),
+                &Judged {
+                    errors,
+                    ..Judged::default()
+                },
+            );
+        }
+        let group = &tally.summary().groups[0];
+        assert_eq!(group.errors.len(), MAX_KEYS + 1);
+        assert_eq!(group.errors[OTHER], 10);
+        assert_eq!(group.sections[OTHER].other, 10);
+    }
+
+    #[test]
     fn token_buckets_cover_every_length() {
         let mut tally = Tally::new(Vec::new());
         for tokens in [0, 49, 50, 9_999, 10_000, 1 << 40] {
             tally.add(
                 Vec::new(),
                 &Judged {
-                    tokens,
+                    tokens: Some(tokens),
                     ..Judged::default()
                 },
             );
@@ -412,7 +590,7 @@ mod tests {
                 let judged = Judged {
                     valid: *valid,
                     warnings: vec![finding("lenient_bullets", Some("S")); *warnings],
-                    tokens: *tokens,
+                    tokens: Some(*tokens),
                     ..Judged::default()
                 };
                 tally.add(vec![group.to_string()], &judged);

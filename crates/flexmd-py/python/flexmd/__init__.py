@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import inspect
+import json
+import os
 from typing import Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from . import _flexmd
@@ -93,7 +95,9 @@ __all__ = [
     "parse_any",
     "parse_flexmd",
     "read_stream",
+    "frame",
     "render_outline",
+    "report",
     "schema",
     "schema_names",
     "stringify_flexmd",
@@ -262,6 +266,124 @@ def find_json_many(texts: Iterable[str], all: bool = False, repairs: bool = Fals
     """
     with _collector_paused():
         return _find_json_many(texts, all, repairs)
+
+
+def _answers_source(answers: Any) -> Dict[str, Any]:
+    """``answers`` as the extension reads it: a path (``str`` or
+    ``os.PathLike``) to a JSON Lines file, or records (dicts, or answer
+    strings) made into JSON Lines text."""
+    if isinstance(answers, (str, os.PathLike)):
+        return {"path": os.fspath(answers)}
+    if isinstance(answers, (bytes, bytearray, dict)):
+        raise TypeError(
+            "answers must be a path to a JSON Lines file or an iterable of records (dicts or strings), "
+            f"not {type(answers).__name__}"
+        )
+    return {"text": "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in answers)}
+
+
+def report(
+    answers: Any,
+    spec: Any = None,
+    schema: Any = None,
+    *,
+    group_by: Iterable[str] = (),
+    field: str = "response",
+    preset: str = "standard",
+    strict: bool = False,
+    worst: int = 20,
+    answers_of: Optional[Any] = None,
+    html: Optional[Any] = None,
+    jobs: int = 0,
+    registry: Optional[Registry] = None,
+) -> Dict[str, Any]:
+    """How well ``answers`` follow their format, in aggregate: the dict
+    ``flexmd report --json`` prints. Per group of ``group_by`` fields
+    (``["model", "prompt"]``): the valid share with its 95% Wilson
+    interval, the share valid only through a lenient reading or a JSON
+    repair, each error, leniency and repair by code, each section's
+    problems, the answers' lengths in tokens and the worst answers; and
+    the lines that hold no answer. With ``html`` (a path), the
+    self-contained HTML page is written there too.
+
+    ``answers`` is a path to a JSON Lines file, or an iterable of records:
+    dicts holding the answer in ``field`` and the group fields, or answer
+    strings. They are checked against ``spec`` (a :class:`Spec` or its
+    Markdown text; an answer written as JSON is read against its
+    sections), or ``schema`` (a registered name, a JSON Schema dict or a
+    Pydantic model; ``preset`` as in :func:`find_json_as`); with neither,
+    the records are the result lines ``flexmd extract|validate|json
+    --jsonl`` printed, and ``answers_of`` may name the answers file they
+    came from. One pass on every core (``jobs`` to choose), without the
+    GIL; memory grows with the groups, not the answers.
+
+    >>> records = [{"model": "a", "response": "## Short answer\\nYes."}, {"model": "b", "response": "Yes."}]
+    >>> figures = report(records, "- Short answer — prose", group_by=["model"])
+    >>> [(g["group"]["model"], g["valid"], g["errors"]) for g in figures["groups"]]
+    [('a', 1, {}), ('b', 0, {'missing_section': 1})]
+    """
+    return _flexmd.report_answers(
+        **_answers_source(answers),
+        spec=spec,
+        schema=_schema_json(schema),
+        preset=preset,
+        strict=strict,
+        field=field,
+        group_by=list(group_by),
+        worst=worst,
+        answers_of=os.fspath(answers_of) if answers_of is not None else None,
+        html=os.fspath(html) if html is not None else None,
+        jobs=jobs,
+        registry=registry,
+    )
+
+
+def frame(
+    answers: Any,
+    spec: Any = None,
+    schema: Any = None,
+    *,
+    group_by: Iterable[str] = (),
+    field: str = "response",
+    preset: str = "standard",
+    strict: bool = False,
+    answers_of: Optional[Any] = None,
+    jobs: int = 0,
+    registry: Optional[Registry] = None,
+) -> Any:
+    """One row per answer, as a pandas ``DataFrame``, for those who plot
+    themselves: ``line`` (in the input), one column per ``group_by`` field,
+    ``valid``, ``lenient`` (valid only through a lenient reading or a
+    repair), ``errors``, ``warnings`` and ``repairs`` (lists of codes) and
+    ``tokens`` (the answer's length, o200k). The arguments are
+    :func:`report`'s; lines that hold no answer are left out (``report``
+    counts them). Needs pandas.
+
+    >>> rows = frame([{"model": "a", "response": "## Short answer\\nYes."}], "- Short answer — prose", group_by=["model"])
+    >>> rows[["line", "model", "valid", "errors"]].to_dict("records")
+    [{'line': 1, 'model': 'a', 'valid': True, 'errors': []}]
+    """
+    try:
+        import pandas
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("flexmd.frame needs pandas: pip install pandas") from e
+    group_by = list(group_by)
+    rows = _flexmd.report_answers(
+        **_answers_source(answers),
+        spec=spec,
+        schema=_schema_json(schema),
+        preset=preset,
+        strict=strict,
+        field=field,
+        group_by=group_by,
+        answers_of=os.fspath(answers_of) if answers_of is not None else None,
+        rows=True,
+        jobs=jobs,
+        registry=registry,
+    )
+    columns = ["line", *group_by, "valid", "lenient", "errors", "warnings", "repairs", "tokens"]
+    flat = [{**{k: v for k, v in row.items() if k != "group"}, **row["group"]} for row in rows]
+    return pandas.DataFrame(flat, columns=columns)
 
 
 @contextlib.contextmanager

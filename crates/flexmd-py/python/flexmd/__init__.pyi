@@ -935,3 +935,45 @@ def forge_tools(artifacts: Sequence[Artifact], format: ToolFormat = "openai") ->
     ``artifact_json_*`` tools when one is JSON, the ``artifact_md_*`` tools
     when one is Markdown. Each tool's ``callId`` lists only the artifacts it
     works on."""
+
+# ---- reports ------------------------------------------------------------------
+
+def report(
+    answers: Union[str, "PathLike[str]", Iterable[Union[Dict[str, Any], str]]],
+    spec: Union["Spec", str, None] = None,
+    schema: Any = None,
+    *,
+    group_by: Iterable[str] = (),
+    field: str = "response",
+    preset: Literal["strict", "standard", "salvage"] = "standard",
+    strict: bool = False,
+    worst: int = 20,
+    answers_of: Union[str, "PathLike[str]", None] = None,
+    html: Union[str, "PathLike[str]", None] = None,
+    jobs: int = 0,
+    registry: Optional["Registry"] = None,
+) -> Dict[str, Any]:
+    """How well ``answers`` follow their format, in aggregate: the dict
+    ``flexmd report --json`` prints (per group of ``group_by`` fields: the
+    valid share with its 95% Wilson interval, the lenient share, each
+    error, leniency and repair by code, each section's problems, lengths
+    in tokens, the worst answers; and the lines that hold no answer). With
+    ``html``, the self-contained HTML page is written there too."""
+
+def frame(
+    answers: Union[str, "PathLike[str]", Iterable[Union[Dict[str, Any], str]]],
+    spec: Union["Spec", str, None] = None,
+    schema: Any = None,
+    *,
+    group_by: Iterable[str] = (),
+    field: str = "response",
+    preset: Literal["strict", "standard", "salvage"] = "standard",
+    strict: bool = False,
+    answers_of: Union[str, "PathLike[str]", None] = None,
+    jobs: int = 0,
+    registry: Optional["Registry"] = None,
+) -> Any:
+    """One row per answer as a pandas ``DataFrame``: ``line``, one column
+    per ``group_by`` field, ``valid``, ``lenient``, ``errors``,
+    ``warnings``, ``repairs`` (lists of codes) and ``tokens``. Needs
+    pandas."""
