@@ -44,6 +44,10 @@ const ROWS: &[(&str, &str)] = &[
         "batch throughput: generated answers checked, extracted and their JSON found, per answer (whole run)",
     ),
     (
+        "report",
+        "`flexmd report` (HTML and `--json`, 100 groups) beside `flexmd validate --jsonl`, the batch check it runs, on generated answers: per answer (whole run), with peak memory and the page's size",
+    ),
+    (
         "python",
         "the Python package per call beside the Python libraries it replaces, each call crossing into the extension and back: `loads`, `find_json` and the batch `find_json_many` (one call for every case) beside json_repair on the llm-json cases, `validate` (the outcome, no coercion) and the batch `validate_many` beside Python jsonschema on 100 000 `review` instances",
     ),
@@ -167,6 +171,7 @@ pub(crate) fn run(args: &[String]) -> Result {
             "schema" => bench.schema_row(&mut result)?,
             "artifact" => bench.artifact_row(&mut result)?,
             "batch" => bench.batch_row(&mut result)?,
+            "report" => bench.report_row(&mut result)?,
             "python" => bench.python_row(&mut result)?,
             "npm" => bench.npm_row(&mut result)?,
             _ => {}
@@ -827,6 +832,78 @@ impl Bench {
 
     /// The CLI's `--jsonl` on one and on all cores beside the Python
     /// baseline in a multiprocessing pool, on the same answers.
+    /// `flexmd report` over generated answers (100 groups) beside the
+    /// batch check alone, at two sizes: the time per answer, and the peak
+    /// memory, which must not grow with the answers.
+    fn report_row(&self, row: &mut RowResult) -> Result {
+        let counts: &[usize] = if self.quick {
+            &[100_000]
+        } else {
+            &[100_000, 1_000_000]
+        };
+        let spec = self.root.join("examples/specs/answer.md");
+        let spec = spec.display().to_string();
+        let flexmd = self.release("flexmd");
+        let page = self.data.join("report.html");
+        let page_arg = page.display().to_string();
+        let out = self.data.join("report-out.txt");
+        for &count in counts {
+            let answers = self.data.join(format!("report-{count}.jsonl"));
+            if !answers.exists() {
+                let status = Command::new(self.python.as_deref().unwrap_or(Path::new("python3")))
+                    .arg(self.script("benches/python/report_answers.py"))
+                    .arg(count.to_string())
+                    .arg(&answers)
+                    .status()
+                    .map_err(|e| format!("cannot generate the answers: {e}"))?;
+                if !status.success() {
+                    return Err("benches/python/report_answers.py failed".to_owned());
+                }
+            }
+            let runs = if count >= 1_000_000 { 1 } else { 3 };
+            let (ours, ours_rss) = measure_process(
+                &flexmd,
+                &[
+                    "report",
+                    "--spec",
+                    &spec,
+                    "--field",
+                    "answer",
+                    "--group-by",
+                    "model,prompt",
+                    "-o",
+                    &page_arg,
+                    "--json",
+                ],
+                &answers,
+                &out,
+                runs,
+            )?;
+            let page_size = std::fs::metadata(&page).map_or(0, |m| m.len());
+            let (peer, peer_rss) = measure_process(
+                &flexmd,
+                &["validate", "--spec", &spec, "--field", "answer", "--jsonl"],
+                &answers,
+                &out,
+                runs,
+            )?;
+            let input_size = std::fs::metadata(&answers).map_or(0, |m| m.len());
+            row.measures.push(Measure {
+                what: format!("{count} answers"),
+                ours: ("flexmd report -o page --json".to_owned(), ours / count as f64),
+                peer: ("flexmd validate --jsonl".to_owned(), peer / count as f64),
+                note: format!(
+                    "whole run {ours:.1} s vs {peer:.1} s; peak RSS {:.0} MiB vs {:.0} MiB; page {:.0} KiB; input {:.0} MiB",
+                    ours_rss as f64 / 1024.0,
+                    peer_rss as f64 / 1024.0,
+                    page_size as f64 / 1024.0,
+                    input_size as f64 / (1024.0 * 1024.0)
+                ),
+            });
+        }
+        Ok(())
+    }
+
     fn batch_row(&self, row: &mut RowResult) -> Result {
         let count = if self.quick { 5_000 } else { 20_000 };
         let answers = self.data.join(format!("answers-{count}.jsonl"));

@@ -1041,16 +1041,7 @@ fn find_json_as<'py>(
     registry: Option<&Bound<'py, PyRegistry>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let registry = registry_of(registry);
-    let preset = match preset {
-        "strict" => flexmd_schema::Preset::Strict,
-        "standard" => flexmd_schema::Preset::Standard,
-        "salvage" => flexmd_schema::Preset::Salvage,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "preset must be \"strict\", \"standard\" or \"salvage\", not {other:?}"
-            )));
-        }
-    };
+    let preset = preset_of(preset)?;
     let spec = schema.cast::<Spec>().ok();
     let value = match spec {
         Some(_) => Value::Null,
@@ -1094,6 +1085,18 @@ fn find_json_as<'py>(
                 Some(&attributes),
             ))
         }
+    }
+}
+
+/// `preset`'s value as the library's [`flexmd_schema::Preset`].
+fn preset_of(preset: &str) -> PyResult<flexmd_schema::Preset> {
+    match preset {
+        "strict" => Ok(flexmd_schema::Preset::Strict),
+        "standard" => Ok(flexmd_schema::Preset::Standard),
+        "salvage" => Ok(flexmd_schema::Preset::Salvage),
+        other => Err(PyValueError::new_err(format!(
+            "preset must be \"strict\", \"standard\" or \"salvage\", not {other:?}"
+        ))),
     }
 }
 

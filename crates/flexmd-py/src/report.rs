@@ -63,16 +63,7 @@ fn check_of(
     preset: &str,
     strict: bool,
 ) -> PyResult<(Check, String)> {
-    let preset = match preset {
-        "strict" => flexmd_schema::Preset::Strict,
-        "standard" => flexmd_schema::Preset::Standard,
-        "salvage" => flexmd_schema::Preset::Salvage,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "preset must be \"strict\", \"standard\" or \"salvage\", not {other:?}"
-            )));
-        }
-    };
+    let preset = crate::preset_of(preset)?;
     match (spec, schema) {
         (Some(_), Some(_)) => Err(PyValueError::new_err("give spec or schema, not both")),
         (Some(spec), None) => {

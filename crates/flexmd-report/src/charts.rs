@@ -220,157 +220,50 @@ pub(crate) struct CodeBar {
 /// answers that has it (the same codes, in the same order, in every
 /// group's chart, so they compare).
 pub(crate) fn codes(bars: &[CodeBar], answers: u64) -> Drawn {
-    let n = bars.len();
-    let height = dims(n, 24, 60, 2_000) + 50;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (640, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(8)
-            .x_label_area_size(30)
-            .y_label_area_size(210)
-            .build_cartesian_2d(0f64..100f64, segments(n))
-            .map_err(err)?;
-        let names: Vec<String> = bars.iter().map(|b| short(&b.code, 30)).collect();
-        chart
-            .configure_mesh()
-            .label_style(axis_font())
-            .axis_desc_style(axis_font())
-            .light_line_style(TRANSPARENT)
-            .disable_y_mesh()
-            .y_labels(n)
-            .y_label_formatter(&|v| label(&names, v))
-            .x_desc("% of the group's answers")
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .draw()
-            .map_err(err)?;
-        for (i, b) in bars.iter().enumerate() {
+    let drawn: Vec<Bar> = bars
+        .iter()
+        .map(|b| {
             let p = percent(b.count, answers);
-            let mut r = Rectangle::new([(0.0, edge(i, n)), (p, edge(i + 1, n))], b.color.filled());
-            r.set_margin(4, 4, 0, 0);
-            // Past 80% the count goes inside the bar, in white.
-            let (at, ink, anchor) = if p > 80.0 {
-                (p - 1.0, WHITE, HPos::Right)
-            } else {
-                (p + 1.0, INK, HPos::Left)
-            };
-            let text = Text::new(
-                format!("{} ({p:.0}%)", b.count),
-                (at, SegmentValue::CenterOf(i)),
-                ("sans-serif", 12)
-                    .into_font()
-                    .color(&ink)
-                    .pos(Pos::new(anchor, VPos::Center)),
-            );
-            if b.count > 0 {
-                chart.draw_series([r]).map_err(err)?;
-                chart.draw_series([text]).map_err(err)?;
+            Bar {
+                label: &b.code,
+                color: b.color,
+                value: p,
+                text: format!("{} ({p:.0}%)", b.count),
             }
-        }
-        root.present().map_err(err)?;
-    }
-    Ok(svg)
-}
-
-/// What a heat map's cells count.
-pub(crate) struct HeatPanel<'a> {
-    pub(crate) title: &'a str,
-    pub(crate) color: RGBColor,
-    /// `cells[section][group]`: answers with that problem.
-    pub(crate) cells: Vec<Vec<u64>>,
-}
-
-/// Sections × groups, one panel per kind of problem: each cell the share
-/// of the group's answers with that problem in that section.
-pub(crate) fn heat_map(
-    sections: &[String],
-    labels: &[String],
-    answers: &[u64],
-    panels: &[HeatPanel<'_>],
-) -> Drawn {
-    let (rows, cols) = (sections.len(), labels.len());
-    let panel_width = dims(cols, 80, 220, 800);
-    let width = 170 + panel_width * u32::try_from(panels.len()).unwrap_or(1);
-    let height = dims(rows, 34, 68, 2_400) + 80;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let (left, rest) = root.split_horizontally(170 + panel_width);
-        let mut areas = vec![left];
-        let mut rest = rest;
-        for _ in 1..panels.len() {
-            let (a, b) = rest.split_horizontally(panel_width);
-            areas.push(a);
-            rest = b;
-        }
-        let names: Vec<String> = labels.iter().map(|l| short(l, 10)).collect();
-        let rows_named: Vec<String> = sections.iter().map(|s| short(s, 22)).collect();
-        for (p, (panel, area)) in panels.iter().zip(&areas).enumerate() {
-            let mut chart = ChartBuilder::on(area)
-                .caption(panel.title, ("sans-serif", 15))
-                .margin(6)
-                .x_label_area_size(30)
-                .y_label_area_size(if p == 0 { 170 } else { 0 })
-                .build_cartesian_2d(segments(cols), segments(rows))
-                .map_err(err)?;
-            chart
-                .configure_mesh()
-                .label_style(axis_font())
-                .axis_desc_style(axis_font())
-                .light_line_style(TRANSPARENT)
-                .disable_mesh()
-                .x_labels(cols)
-                .y_labels(rows)
-                .x_label_formatter(&|v| label(&names, v))
-                .y_label_formatter(&|v| label(&rows_named, v))
-                .draw()
-                .map_err(err)?;
-            for (r, row) in panel.cells.iter().enumerate() {
-                for (c, &count) in row.iter().enumerate() {
-                    let share = percent(count, answers.get(c).copied().unwrap_or(0)) / 100.0;
-                    let fill = if count == 0 {
-                        RGBColor(245, 245, 245).filled()
-                    } else {
-                        panel.color.mix(0.15 + 0.85 * share).filled()
-                    };
-                    let mut cell = Rectangle::new(
-                        [
-                            (edge(c, cols), edge(r, rows)),
-                            (edge(c + 1, cols), edge(r + 1, rows)),
-                        ],
-                        fill,
-                    );
-                    cell.set_margin(1, 1, 1, 1);
-                    chart.draw_series([cell]).map_err(err)?;
-                    if count > 0 {
-                        let ink = if share > 0.5 { WHITE } else { INK };
-                        chart
-                            .draw_series([Text::new(
-                                count.to_string(),
-                                (SegmentValue::CenterOf(c), SegmentValue::CenterOf(r)),
-                                ("sans-serif", 12)
-                                    .into_font()
-                                    .color(&ink)
-                                    .pos(Pos::new(HPos::Center, VPos::Center)),
-                            )])
-                            .map_err(err)?;
-                    }
-                }
-            }
-        }
-        root.present().map_err(err)?;
-    }
-    Ok(svg)
+        })
+        .collect();
+    horizontal_bars(&drawn, 100.0, "% of the group's answers")
 }
 
 /// Totals by kind as horizontal bars, with their counts.
 pub(crate) fn totals(kinds: &[(String, u64)], color: RGBColor, unit: &str) -> Drawn {
-    let n = kinds.len();
-    let top = kinds.iter().map(|(_, c)| *c).max().unwrap_or(1).max(1);
     #[expect(clippy::cast_precision_loss, reason = "a chart's scale")]
-    let top = top as f64 * 1.15;
+    let drawn: Vec<Bar> = kinds
+        .iter()
+        .map(|(kind, count)| Bar {
+            label: kind,
+            color,
+            value: *count as f64,
+            text: count.to_string(),
+        })
+        .collect();
+    let top = drawn.iter().map(|b| b.value).fold(1.0, f64::max) * 1.15;
+    horizontal_bars(&drawn, top, unit)
+}
+
+/// One bar of [`horizontal_bars`].
+struct Bar<'a> {
+    label: &'a str,
+    color: RGBColor,
+    value: f64,
+    /// Written at the bar's end.
+    text: String,
+}
+
+/// Labelled horizontal bars on a scale from 0 to `top` (a bar of 0 is left
+/// out: a rectangle of no width is an SVG error).
+fn horizontal_bars(bars: &[Bar<'_>], top: f64, x_desc: &str) -> Drawn {
+    let n = bars.len();
     let height = dims(n, 24, 60, 2_000) + 50;
     let mut svg = String::new();
     {
@@ -382,7 +275,8 @@ pub(crate) fn totals(kinds: &[(String, u64)], color: RGBColor, unit: &str) -> Dr
             .y_label_area_size(210)
             .build_cartesian_2d(0f64..top, segments(n))
             .map_err(err)?;
-        let names: Vec<String> = kinds.iter().map(|(k, _)| short(k, 30)).collect();
+        // The first bar on top: plotters' y axis grows upwards.
+        let names: Vec<String> = bars.iter().rev().map(|b| short(b.label, 30)).collect();
         chart
             .configure_mesh()
             .label_style(axis_font())
@@ -391,26 +285,142 @@ pub(crate) fn totals(kinds: &[(String, u64)], color: RGBColor, unit: &str) -> Dr
             .disable_y_mesh()
             .y_labels(n)
             .y_label_formatter(&|v| label(&names, v))
-            .x_desc(unit)
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_desc(x_desc)
+            // Whole numbers only: a scale of counts has no half repair.
+            .x_label_formatter(&|v| {
+                if (v - v.round()).abs() < 1e-9 {
+                    format!("{v:.0}")
+                } else {
+                    String::new()
+                }
+            })
             .draw()
             .map_err(err)?;
-        for (i, (_, count)) in kinds.iter().enumerate() {
-            #[expect(clippy::cast_precision_loss, reason = "a chart's scale")]
-            let x = *count as f64;
-            let mut r = Rectangle::new([(0.0, edge(i, n)), (x, edge(i + 1, n))], color.filled());
+        for (i, b) in bars
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (n - 1 - i, b))
+            .filter(|(_, b)| b.value > 0.0)
+        {
+            let mut r = Rectangle::new(
+                [(0.0, edge(i, n)), (b.value, edge(i + 1, n))],
+                b.color.filled(),
+            );
             r.set_margin(4, 4, 0, 0);
+            // Past 80% of the scale the text goes inside the bar, in white.
+            let (at, ink, anchor) = if b.value > 0.8 * top {
+                (b.value - top / 100.0, WHITE, HPos::Right)
+            } else {
+                (b.value + top / 100.0, INK, HPos::Left)
+            };
+            let text = Text::new(
+                b.text.clone(),
+                (at, SegmentValue::CenterOf(i)),
+                ("sans-serif", 12)
+                    .into_font()
+                    .color(&ink)
+                    .pos(Pos::new(anchor, VPos::Center)),
+            );
             chart.draw_series([r]).map_err(err)?;
-            chart
-                .draw_series([Text::new(
-                    count.to_string(),
-                    (x, SegmentValue::CenterOf(i)),
-                    ("sans-serif", 12)
-                        .into_font()
-                        .color(&INK)
-                        .pos(Pos::new(HPos::Left, VPos::Center)),
-                )])
+            chart.draw_series([text]).map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// What a heat map's cells count.
+pub(crate) struct HeatPanel<'a> {
+    pub(crate) title: &'a str,
+    pub(crate) color: RGBColor,
+    /// `cells[row][column]`: answers with that problem.
+    pub(crate) cells: Vec<Vec<u64>>,
+}
+
+/// Groups (rows, top to bottom) × sections (columns), one panel per kind
+/// of problem: each cell the share of the row's answers with that problem
+/// in that section. Groups go down, so many of them stay readable.
+pub(crate) fn heat_map(
+    rows: &[String],
+    columns: &[String],
+    row_answers: &[u64],
+    panels: &[HeatPanel<'_>],
+) -> Drawn {
+    let (n_rows, n_cols) = (rows.len(), columns.len());
+    let panel_width = dims(n_cols, 90, 200, 900);
+    let label_width = 170;
+    let width = label_width + panel_width * u32::try_from(panels.len()).unwrap_or(1);
+    let height = dims(n_rows, 28, 56, 3_000) + 80;
+    // Row 0 on top: plotters' y axis grows upwards.
+    let at = |r: usize| n_rows.saturating_sub(r + 1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let (left, rest) = root.split_horizontally(label_width + panel_width);
+        let mut areas = vec![left];
+        let mut rest = rest;
+        for _ in 1..panels.len() {
+            let (a, b) = rest.split_horizontally(panel_width);
+            areas.push(a);
+            rest = b;
+        }
+        let column_names: Vec<String> = columns.iter().map(|c| short(c, 12)).collect();
+        let row_names: Vec<String> = (0..n_rows)
+            .map(|y| rows.get(at(y)).map(|r| short(r, 22)).unwrap_or_default())
+            .collect();
+        for (p, (panel, area)) in panels.iter().zip(&areas).enumerate() {
+            let mut chart = ChartBuilder::on(area)
+                .caption(panel.title, ("sans-serif", 15))
+                .margin(6)
+                .x_label_area_size(30)
+                .y_label_area_size(if p == 0 { label_width } else { 0 })
+                .build_cartesian_2d(segments(n_cols), segments(n_rows))
                 .map_err(err)?;
+            chart
+                .configure_mesh()
+                .label_style(axis_font())
+                .axis_desc_style(axis_font())
+                .disable_mesh()
+                .x_labels(n_cols)
+                .y_labels(n_rows)
+                .x_label_formatter(&|v| label(&column_names, v))
+                .y_label_formatter(&|v| label(&row_names, v))
+                .draw()
+                .map_err(err)?;
+            for (r, row) in panel.cells.iter().enumerate() {
+                let y = at(r);
+                for (c, &count) in row.iter().enumerate() {
+                    let share = percent(count, row_answers.get(r).copied().unwrap_or(0)) / 100.0;
+                    let fill = if count == 0 {
+                        RGBColor(245, 245, 245).filled()
+                    } else {
+                        panel.color.mix(0.15 + 0.85 * share).filled()
+                    };
+                    let mut cell = Rectangle::new(
+                        [
+                            (edge(c, n_cols), edge(y, n_rows)),
+                            (edge(c + 1, n_cols), edge(y + 1, n_rows)),
+                        ],
+                        fill,
+                    );
+                    cell.set_margin(1, 1, 1, 1);
+                    chart.draw_series([cell]).map_err(err)?;
+                    if count > 0 {
+                        let ink = if share > 0.5 { WHITE } else { INK };
+                        chart
+                            .draw_series([Text::new(
+                                count.to_string(),
+                                (SegmentValue::CenterOf(c), SegmentValue::CenterOf(y)),
+                                ("sans-serif", 12)
+                                    .into_font()
+                                    .color(&ink)
+                                    .pos(Pos::new(HPos::Center, VPos::Center)),
+                            )])
+                            .map_err(err)?;
+                    }
+                }
+            }
         }
         root.present().map_err(err)?;
     }

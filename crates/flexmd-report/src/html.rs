@@ -459,12 +459,12 @@ fn sections_section(page: &mut String, groups: &[&GroupSummary], labels: &[Strin
     }
     let answers: Vec<u64> = groups.iter().map(|g| g.answers).collect();
     let cells = |pick: fn(&crate::SectionCounts) -> u64| -> Vec<Vec<u64>> {
-        sections
+        groups
             .iter()
-            .map(|s| {
-                groups
+            .map(|g| {
+                sections
                     .iter()
-                    .map(|g| g.sections.get(s).map_or(0, pick))
+                    .map(|s| g.sections.get(s).map_or(0, pick))
                     .collect()
             })
             .collect()
@@ -488,31 +488,31 @@ fn sections_section(page: &mut String, groups: &[&GroupSummary], labels: &[Strin
     ];
     figure(
         page,
-        charts::heat_map(&sections, labels, &answers, &panels),
+        charts::heat_map(labels, &sections, &answers, &panels),
         "Answers whose section is missing, empty or of the wrong kind (a bulleted list for a numbered one, no table, a JSON value of another type); the darker, the larger the share of the group.",
     );
-    page.push_str("<table id=\"sections-table\"><thead><tr><th>section</th>");
-    for (i, label) in labels.iter().enumerate() {
-        let _ = write!(
-            page,
-            "<th data-group=\"g{i}\">{}<br><span class=\"note\">missing / empty / wrong kind / other</span></th>",
-            escape_html(label)
-        );
+    page.push_str("<table id=\"sections-table\"><thead><tr><th>group</th>");
+    for s in &sections {
+        let _ = write!(page, "<th>{}</th>", escape_html(s));
     }
     page.push_str("</tr></thead><tbody>\n");
-    for s in &sections {
-        let _ = write!(page, "<tr><td>{}</td>", escape_html(s));
-        for (i, g) in groups.iter().enumerate() {
+    for (i, (g, label)) in groups.iter().zip(labels).enumerate() {
+        let _ = write!(
+            page,
+            "<tr data-group=\"g{i}\"><td>{}</td>",
+            escape_html(label)
+        );
+        for s in &sections {
             let c = g.sections.get(s).cloned().unwrap_or_default();
             let _ = write!(
                 page,
-                "<td data-group=\"g{i}\">{} / {} / {} / {}</td>",
+                "<td>{} / {} / {} / {}</td>",
                 c.missing, c.empty, c.wrong_kind, c.other
             );
         }
         page.push_str("</tr>\n");
     }
-    page.push_str("</tbody></table></section>\n");
+    page.push_str("</tbody></table>\n<p class=\"note\">Each cell: missing / empty / wrong kind / other.</p></section>\n");
 }
 
 fn repairs_section(page: &mut String, groups: &[&GroupSummary], labels: &[String]) {

@@ -166,8 +166,14 @@ impl Checker {
                 if *strict {
                     report = report.into_strict();
                 }
-                let no_section_found =
-                    !report.ok && report.errors.iter().all(|e| e.code == "missing_section");
+                // Every section missing: the answer is not Markdown
+                // sections at all (a JSON answer keyed by section name?).
+                let missing = report
+                    .errors
+                    .iter()
+                    .filter(|e| e.code == "missing_section")
+                    .count();
+                let no_section_found = !spec.sections.is_empty() && missing >= spec.sections.len();
                 if no_section_found && flexmd_detect::find_json(text).is_some() {
                     self.judge_json(text)
                 } else {
@@ -451,6 +457,28 @@ mod tests {
         let codes: Vec<&str> = judged.repairs.iter().map(|r| r.code.as_str()).collect();
         assert_eq!(codes, ["missing_comma"]);
         assert_eq!(judged.tokens, Some(14));
+    }
+
+    #[test]
+    fn markdown_with_json_beside_it_is_judged_as_markdown() {
+        let spec = flexmd_ofs::parse_spec("- Short answer — prose\n- Steps — ordered list\n").value;
+        let checker = Checker::new(
+            Check::Spec {
+                spec,
+                strict: false,
+            },
+            Registry::new(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        // One section missing, and a metadata block: still a Markdown answer.
+        let answer = "```json\n{\"confidence\": 0.9}\n```\n\n## Short answer\nYes.\n";
+        let judged = checker.judge(answer);
+        let codes: Vec<&str> = judged.errors.iter().map(|e| e.code.as_str()).collect();
+        assert_eq!(codes, ["missing_section"]);
+        assert!(judged.repairs.is_empty());
+        // No section at all, and JSON keyed by the sections: a JSON answer.
+        let judged = checker.judge(r#"{"Short answer": "Yes.", "Steps": ["Go."]}"#);
+        assert!(judged.valid && judged.errors.is_empty());
     }
 
     #[test]

@@ -282,6 +282,27 @@ def _answers_source(answers: Any) -> Dict[str, Any]:
     return {"text": "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in answers)}
 
 
+def _report_answers(
+    answers: Any,
+    spec: Any,
+    schema: Any,
+    *,
+    group_by: Iterable[str],
+    answers_of: Optional[Any],
+    **options: Any,
+) -> Any:
+    """The extension's report over ``answers`` (a path or records), with
+    ``options`` passed on."""
+    return _flexmd.report_answers(
+        **_answers_source(answers),
+        spec=spec,
+        schema=_schema_json(schema),
+        group_by=list(group_by),
+        answers_of=os.fspath(answers_of) if answers_of is not None else None,
+        **options,
+    )
+
+
 def report(
     answers: Any,
     spec: Any = None,
@@ -322,19 +343,10 @@ def report(
     >>> [(g["group"]["model"], g["valid"], g["errors"]) for g in figures["groups"]]
     [('a', 1, {}), ('b', 0, {'missing_section': 1})]
     """
-    return _flexmd.report_answers(
-        **_answers_source(answers),
-        spec=spec,
-        schema=_schema_json(schema),
-        preset=preset,
-        strict=strict,
-        field=field,
-        group_by=list(group_by),
-        worst=worst,
-        answers_of=os.fspath(answers_of) if answers_of is not None else None,
-        html=os.fspath(html) if html is not None else None,
-        jobs=jobs,
-        registry=registry,
+    return _report_answers(
+        answers, spec, schema, group_by=group_by, field=field, preset=preset, strict=strict,
+        answers_of=answers_of, jobs=jobs, registry=registry,
+        worst=worst, html=os.fspath(html) if html is not None else None,
     )
 
 
@@ -368,18 +380,9 @@ def frame(
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("flexmd.frame needs pandas: pip install pandas") from e
     group_by = list(group_by)
-    rows = _flexmd.report_answers(
-        **_answers_source(answers),
-        spec=spec,
-        schema=_schema_json(schema),
-        preset=preset,
-        strict=strict,
-        field=field,
-        group_by=group_by,
-        answers_of=os.fspath(answers_of) if answers_of is not None else None,
-        rows=True,
-        jobs=jobs,
-        registry=registry,
+    rows = _report_answers(
+        answers, spec, schema, group_by=group_by, field=field, preset=preset, strict=strict,
+        answers_of=answers_of, jobs=jobs, registry=registry, rows=True,
     )
     columns = ["line", *group_by, "valid", "lenient", "errors", "warnings", "repairs", "tokens"]
     flat = [{**{k: v for k, v in row.items() if k != "group"}, **row["group"]} for row in rows]
