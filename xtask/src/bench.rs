@@ -358,9 +358,12 @@ fn measure_process(
         }
         let seconds = started.elapsed().as_secs_f64();
         let text = std::fs::read_to_string(&report).map_err(|e| e.to_string())?;
+        // The last line: GNU time writes "Command exited with non-zero
+        // status 1" first for a tool that exits 1.
         let rss: u64 = text
-            .split_whitespace()
-            .nth(1)
+            .lines()
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
             .and_then(|f| f.parse().ok())
             .unwrap_or(0);
         if best.is_none_or(|(s, _)| seconds < s) {

@@ -15,15 +15,22 @@ use crate::tally::{Finding, GroupSummary, Summary};
 use crate::worst::Example;
 
 /// The most groups the page shows (those with the most answers); the
-/// others are in `--json`. With it, each group's worst answers and each
-/// excerpt bounded, the page's size is bounded whatever the input's.
+/// others are in `--json`. With it, [`MAX_PAGE_EXAMPLES`] and each excerpt
+/// bounded, the page's size is bounded whatever the input's (under 6 MB even
+/// for answers made only of characters escaping lengthens; a few hundred
+/// KB for a hundred groups of ordinary answers).
 pub const MAX_PAGE_GROUPS: usize = 40;
 
+/// The most worst answers the page shows, all groups together…
+pub const MAX_PAGE_EXAMPLES: usize = 200;
+/// …though each group shows at least this many of its own.
+const MIN_PAGE_EXAMPLES: usize = 5;
+
 /// The most findings a worst answer lists (and marks).
-const MAX_LISTED_FINDINGS: usize = 30;
+const MAX_LISTED_FINDINGS: usize = 12;
 
 /// The most characters of a finding's message shown.
-const MAX_MESSAGE_CHARS: usize = 400;
+const MAX_MESSAGE_CHARS: usize = 300;
 
 /// What the page says about where its numbers come from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -572,13 +579,21 @@ fn lengths_section(page: &mut String, groups: &[&GroupSummary], labels: &[String
 }
 
 fn worst_section(page: &mut String, groups: &[&GroupSummary], labels: &[String]) {
-    let total: usize = groups.iter().map(|g| g.worst.len()).sum();
-    let _ = write!(
+    // Each group shows as many as the page's share allows, at least a few.
+    let per_group = (MAX_PAGE_EXAMPLES / groups.len().max(1)).max(MIN_PAGE_EXAMPLES);
+    let kept: usize = groups.iter().map(|g| g.worst.len()).sum();
+    let total: usize = groups.iter().map(|g| g.worst.len().min(per_group)).sum();
+    let more = if kept > total {
+        format!(" ({per_group} a group of the {kept} kept; all are in <code>--json</code>)")
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
         page,
-        "<section id=\"worst\"><h2>The worst answers</h2>\n<p class=\"note\">Per group, the answers with the most errors (then the most leniencies and repairs); <span id=\"worst-shown\">{total}</span> of {total} shown. The problem's place is marked in the answer.</p>\n"
+        "<section id=\"worst\"><h2>The worst answers</h2>\n<p class=\"note\">Per group, the answers with the most errors (then the most leniencies and repairs); <span id=\"worst-shown\">{total}</span> of {total} shown{more}. The problem's place is marked in the answer.</p>"
     );
     for (i, (g, label)) in groups.iter().zip(labels).enumerate() {
-        for example in &g.worst {
+        for example in g.worst.iter().take(per_group) {
             worst_answer(page, i, label, example);
         }
     }

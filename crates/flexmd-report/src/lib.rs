@@ -34,7 +34,7 @@ mod read;
 mod tally;
 mod worst;
 
-pub use html::{About, MAX_PAGE_GROUPS, escape_html, render_html};
+pub use html::{About, MAX_PAGE_EXAMPLES, MAX_PAGE_GROUPS, escape_html, render_html};
 pub use interval::{Interval, wilson_interval};
 pub use judge::{Check, Checker, JSON5_READING, ReportError, SchemaRef, judge_result};
 pub use markdown::render_markdown;
