@@ -397,11 +397,12 @@ fn codes_section(page: &mut String, groups: &[&GroupSummary], labels: &[String])
         let bars: Vec<CodeBar> = codes
             .iter()
             .map(|(code, kind)| {
-                let (map, color) = match *kind {
-                    "error" => (&g.errors, charts::ERROR),
-                    "warning" => (&g.warnings, charts::LENIENT),
-                    _ => (&g.repairs, charts::REPAIR),
+                let color = match *kind {
+                    "error" => charts::ERROR,
+                    "warning" => charts::LENIENT,
+                    _ => charts::REPAIR,
                 };
+                let map = counts_of(g, kind);
                 CodeBar {
                     code: code.clone(),
                     color,
@@ -421,33 +422,62 @@ fn codes_section(page: &mut String, groups: &[&GroupSummary], labels: &[String])
         );
         page.push_str("</div>\n");
     }
-    page.push_str("</div>\n<table id=\"codes-table\"><thead><tr><th>code</th><th>kind</th>");
+    page.push_str("</div>\n");
+    let rows: Vec<(&str, Option<&str>)> =
+        codes.iter().map(|(c, k)| (c.as_str(), Some(*k))).collect();
+    codes_table(page, "codes-table", &rows, groups, labels);
+    page.push_str("</section>\n");
+}
+
+/// A group's map of the codes of `kind` (`error`, `warning`, `repair`).
+fn counts_of<'g>(g: &'g GroupSummary, kind: &str) -> &'g BTreeMap<String, u64> {
+    match kind {
+        "error" => &g.errors,
+        "warning" => &g.warnings,
+        _ => &g.repairs,
+    }
+}
+
+/// A table of codes (rows, each `(code, kind)`; a kind of `None` is a
+/// repair and gets no column) × groups (columns), each cell the count;
+/// rows and columns marked for the filters.
+fn codes_table(
+    page: &mut String,
+    id: &str,
+    rows: &[(&str, Option<&str>)],
+    groups: &[&GroupSummary],
+    labels: &[String],
+) {
+    let with_kind = rows.iter().any(|(_, k)| k.is_some());
+    let _ = write!(page, "<table id=\"{id}\"><thead><tr><th>code</th>");
+    if with_kind {
+        page.push_str("<th>kind</th>");
+    }
     for (i, label) in labels.iter().enumerate() {
         let _ = write!(page, "<th data-group=\"g{i}\">{}</th>", escape_html(label));
     }
     page.push_str("</tr></thead><tbody>\n");
-    for (code, kind) in &codes {
+    for (code, kind) in rows {
         let _ = write!(
             page,
-            "<tr data-codes=\"{}\"><td><code>{}</code></td><td class=\"kind-{kind}\">{kind}</td>",
+            "<tr data-codes=\"{}\"><td><code>{}</code></td>",
             escape_html(code),
             escape_html(code)
         );
+        if let Some(kind) = kind {
+            let _ = write!(page, "<td class=\"kind-{kind}\">{kind}</td>");
+        }
         for (i, g) in groups.iter().enumerate() {
-            let map = match *kind {
-                "error" => &g.errors,
-                "warning" => &g.warnings,
-                _ => &g.repairs,
-            };
+            let count = counts_of(g, kind.unwrap_or("repair"));
             let _ = write!(
                 page,
                 "<td data-group=\"g{i}\">{}</td>",
-                map.get(code).copied().unwrap_or(0)
+                count.get(*code).copied().unwrap_or(0)
             );
         }
         page.push_str("</tr>\n");
     }
-    page.push_str("</tbody></table></section>\n");
+    page.push_str("</tbody></table>\n");
 }
 
 fn sections_section(page: &mut String, groups: &[&GroupSummary], labels: &[String]) {
@@ -544,28 +574,9 @@ fn repairs_section(page: &mut String, groups: &[&GroupSummary], labels: &[String
         charts::totals(&kinds, charts::REPAIR, "repairs made"),
         "The repairs made to read the answers' JSON, most frequent first.",
     );
-    page.push_str("<table id=\"repairs-table\"><thead><tr><th>repair</th>");
-    for (i, label) in labels.iter().enumerate() {
-        let _ = write!(page, "<th data-group=\"g{i}\">{}</th>", escape_html(label));
-    }
-    page.push_str("</tr></thead><tbody>\n");
-    for (kind, _) in &kinds {
-        let _ = write!(
-            page,
-            "<tr data-codes=\"{}\"><td><code>{}</code></td>",
-            escape_html(kind),
-            escape_html(kind)
-        );
-        for (i, g) in groups.iter().enumerate() {
-            let _ = write!(
-                page,
-                "<td data-group=\"g{i}\">{}</td>",
-                g.repairs.get(kind).copied().unwrap_or(0)
-            );
-        }
-        page.push_str("</tr>\n");
-    }
-    page.push_str("</tbody></table></section>\n");
+    let rows: Vec<(&str, Option<&str>)> = kinds.iter().map(|(k, _)| (k.as_str(), None)).collect();
+    codes_table(page, "repairs-table", &rows, groups, labels);
+    page.push_str("</section>\n");
 }
 
 fn lengths_section(page: &mut String, groups: &[&GroupSummary], labels: &[String]) {

@@ -189,3 +189,55 @@ fn usage_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A group's answers, valid and lenient counts.
+fn verdicts(group: &Value) -> (u64, u64, u64) {
+    let n = |k: &str| group[k].as_u64().unwrap();
+    (n("answers"), n("valid"), n("lenient"))
+}
+
+/// `--schema NAME`: the JSON in each answer fitted to a registered schema;
+/// repairs and coercions make a valid answer lenient, violations count by
+/// top-level key.
+#[test]
+fn a_registered_schema() {
+    let dir = scratch("report-schema");
+    let input = dir.join("answers.jsonl");
+    let review = std::fs::read_to_string(example("agent/review_answer.md")).unwrap();
+    let messy = std::fs::read_to_string(example("agent/messy_review.md")).unwrap();
+    let lines = [
+        json!({"agent": "a", "response": review}),
+        json!({"agent": "b", "response": "{\"approved\": true}"}),
+        json!({"agent": "b", "response": messy}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&input, text).unwrap();
+    let report = report_json(&[
+        "--schema",
+        "review",
+        "--group-by",
+        "agent",
+        input.to_str().unwrap(),
+    ]);
+    let a = &report["groups"][0];
+    assert_eq!(verdicts(a), (1, 1, 1));
+    // The trailing comma: JSON5; the strings where numbers and booleans go: coerced.
+    assert_eq!(a["repairs"], json!({"json5": 1}));
+    assert!(
+        a["warnings"].as_object().unwrap().len() >= 2,
+        "{}",
+        a["warnings"]
+    );
+    // `{"approved": true}` lacks two required keys (`issues` has a default);
+    // the messy review is valid once repaired and coerced.
+    let b = &report["groups"][1];
+    assert_eq!(verdicts(b), (2, 1, 1));
+    assert_eq!(b["errors"], json!({"missing_required": 2}));
+    assert_eq!(b["repairs"], json!({"ellipsis": 1, "unquoted_string": 1}));
+    assert_eq!(
+        b["sections"]["summary"],
+        json!({"missing": 1, "empty": 0, "wrong_kind": 0, "other": 0})
+    );
+    assert_eq!(b["sections"]["recommendation"]["missing"], 1);
+    assert_eq!(b["worst"][0]["line"], 2);
+}
