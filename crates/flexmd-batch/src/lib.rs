@@ -28,7 +28,7 @@
 mod lines;
 mod parallel;
 
-pub use lines::{DEFAULT_MAX_LINE_BYTES, JsonLines, Record, RecordError};
+pub use lines::{DEFAULT_MAX_LINE_BYTES, JsonLines, Record, RecordError, take_answer};
 pub use parallel::{Chunks, ParallelMap};
 
 /// The README's example, run as a doctest.

@@ -295,24 +295,7 @@ impl Record {
     /// );
     /// ```
     pub fn answer(&self, field: &str) -> Result<String, RecordError> {
-        match self.value()? {
-            Value::String(text) => Ok(text),
-            Value::Object(mut map) => match map.remove(field) {
-                Some(Value::String(text)) => Ok(text),
-                Some(other) => Err(RecordError::NotText {
-                    line: self.line,
-                    found: json_type(&other),
-                }),
-                None => Err(RecordError::MissingField {
-                    line: self.line,
-                    field: field.to_owned(),
-                }),
-            },
-            other => Err(RecordError::NotText {
-                line: self.line,
-                found: json_type(&other),
-            }),
-        }
+        take_answer(self.value()?, field, self.line)
     }
 
     /// The line read as strict JSON.
@@ -329,6 +312,45 @@ impl Record {
             line: self.line,
             message: e.to_string(),
         })
+    }
+}
+
+/// The answer a record's `value` holds, moved out of it (no copy): the
+/// value itself when it is a string, or the string in `field` when it is an
+/// object (for a caller that reads other fields of the record first, as
+/// [`Record::answer`] does not). `line` numbers the errors.
+///
+/// ```
+/// use flexmd_batch::{RecordError, take_answer};
+/// let record = serde_json::json!({"model": "a", "response": "Hi"});
+/// assert_eq!(take_answer(record, "response", 3).unwrap(), "Hi");
+/// assert_eq!(
+///     take_answer(serde_json::json!({"model": "a"}), "response", 3).unwrap_err().code(),
+///     "missing_field"
+/// );
+/// ```
+///
+/// # Errors
+///
+/// [`RecordError::MissingField`] or [`RecordError::NotText`].
+pub fn take_answer(value: Value, field: &str, line: usize) -> Result<String, RecordError> {
+    match value {
+        Value::String(text) => Ok(text),
+        Value::Object(mut map) => match map.remove(field) {
+            Some(Value::String(text)) => Ok(text),
+            Some(other) => Err(RecordError::NotText {
+                line,
+                found: json_type(&other),
+            }),
+            None => Err(RecordError::MissingField {
+                line,
+                field: field.to_owned(),
+            }),
+        },
+        other => Err(RecordError::NotText {
+            line,
+            found: json_type(&other),
+        }),
     }
 }
 

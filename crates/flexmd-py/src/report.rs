@@ -18,13 +18,14 @@ enum Source {
 }
 
 impl Source {
-    fn open(&self) -> std::io::Result<Box<dyn BufRead + Send>> {
+    /// The reader (the text is moved into it, not copied).
+    fn open(self) -> std::io::Result<Box<dyn BufRead + Send>> {
         Ok(match self {
             Self::File(path) => Box::new(std::io::BufReader::with_capacity(
                 1 << 16,
                 std::fs::File::open(path)?,
             )),
-            Self::Text(text) => Box::new(std::io::Cursor::new(text.clone().into_bytes())),
+            Self::Text(text) => Box::new(std::io::Cursor::new(text.into_bytes())),
         })
     }
 
@@ -130,6 +131,7 @@ pub(crate) fn report_answers<'py>(
     };
     let (check, checked_against) = check_of(py, spec, schema, preset, strict)?;
     let checker = Checker::new(check, registry_of(registry)).map_err(|e| report_error(py, e))?;
+    let (name, size) = (source.name(), source.size());
     let input = source.open()?;
     let answers = match &answers_of {
         Some(path) => Some(std::io::BufReader::with_capacity(
@@ -146,7 +148,6 @@ pub(crate) fn report_answers<'py>(
         // Python indexes a str in code points.
         offsets: Some(flexmd_core::OffsetUnit::CodePoint),
     };
-    let name = source.name();
     if rows {
         let work = move || {
             let mut rows = Vec::new();
@@ -164,13 +165,11 @@ pub(crate) fn report_answers<'py>(
             })
             .map(|()| rows)
         };
-        let rows =
-            crate::interruptible(py, source.size(), work)?.map_err(|e| report_error(py, e))?;
+        let rows = crate::interruptible(py, size, work)?.map_err(|e| report_error(py, e))?;
         return crate::to_py(py, &rows);
     }
     let work = move || flexmd_report::report_lines(input, answers, checker, &options, &mut |_| {});
-    let summary =
-        crate::interruptible(py, source.size(), work)?.map_err(|e| report_error(py, e))?;
+    let summary = crate::interruptible(py, size, work)?.map_err(|e| report_error(py, e))?;
     if let Some(html) = html {
         let about = flexmd_report::About {
             input: name,

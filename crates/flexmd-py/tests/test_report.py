@@ -101,6 +101,17 @@ def test_bad_arguments_say_what_is_wrong(tmp_path: Path) -> None:
         flexmd.report(tmp_path / "missing.jsonl", "- Short answer — prose")
     with pytest.raises(ValueError, match="spec or schema"):
         flexmd.report([], "- A — prose", schema="review")
+    with pytest.raises(ValueError, match=r"answers\[1\] holds a lone surrogate"):
+        flexmd.report(["ok", {"response": "\ud800 x"}], "- Short answer — prose")
+    deep: dict = {"response": "x"}
+    inner = deep
+    for _ in range(100_000):
+        inner["k"] = {}
+        inner = inner["k"]
+    with pytest.raises(flexmd.NestingError, match=r"answers\[0\] nests too deeply"):
+        flexmd.report([deep], "- Short answer — prose")
+    with pytest.raises(TypeError, match=r"answers\[0\]: Object of type object"):
+        flexmd.report([object()], "- Short answer — prose")
     # A line that holds no answer is counted, not raised.
     figures = flexmd.report(["## Short answer\nYes.", 7, {"model": "m"}], "- Short answer — prose")
     assert figures["invalid_lines"]["count"] == 2

@@ -4,7 +4,7 @@
 use std::io::BufRead;
 use std::sync::Arc;
 
-use flexmd_batch::{Chunks, JsonLines, ParallelMap, Record, RecordError};
+use flexmd_batch::{Chunks, JsonLines, ParallelMap, Record, RecordError, take_answer};
 use serde_json::Value;
 
 use crate::judge::{Checker, ReportError, judge_result};
@@ -279,29 +279,27 @@ fn outcome(
         };
         // Group fields and text from the answer record, else from the line.
         let source = answer.and_then(|a| a.value().ok()).unwrap_or(value);
-        let text = answer_text(&source, field).ok();
+        let group = group_of(&source, group_by);
+        let text = take_answer(source, field, line).ok();
         judged.tokens = text.as_deref().map(|t| {
             flexmd_artifact::count_tokens(t.as_bytes(), flexmd_artifact::Encoding::O200kBase)
         });
         return Ok(Answer::Judged {
             line,
-            group: group_of(&source, group_by),
+            group,
             judged,
             text,
         });
     }
-    match answer_text(&value, field) {
+    let group = group_of(&value, group_by);
+    match take_answer(value, field, line) {
         Ok(text) => Ok(Answer::Judged {
             line,
-            group: group_of(&value, group_by),
+            group,
             judged: checker.judge(&text),
             text: Some(text),
         }),
-        Err((code, message)) => Ok(Answer::Invalid(InvalidLine {
-            line,
-            code: code.to_owned(),
-            message,
-        })),
+        Err(e) => Ok(Answer::Invalid(invalid(&e))),
     }
 }
 
@@ -310,23 +308,6 @@ fn invalid(e: &RecordError) -> InvalidLine {
         line: e.line(),
         code: e.code().to_owned(),
         message: e.to_string(),
-    }
-}
-
-/// The answer in a record: the record itself when it is a string, else
-/// its `field`.
-fn answer_text(value: &Value, field: &str) -> Result<String, (&'static str, String)> {
-    match value {
-        Value::String(text) => Ok(text.clone()),
-        Value::Object(map) => match map.get(field) {
-            Some(Value::String(text)) => Ok(text.clone()),
-            Some(_) => Err(("not_text", format!("`{field}` is not a string"))),
-            None => Err(("missing_field", format!("no `{field}` field"))),
-        },
-        _ => Err((
-            "not_text",
-            "the record is neither a string nor an object".to_owned(),
-        )),
     }
 }
 

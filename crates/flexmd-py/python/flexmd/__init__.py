@@ -279,7 +279,27 @@ def _answers_source(answers: Any) -> Dict[str, Any]:
             "answers must be a path to a JSON Lines file or an iterable of records (dicts or strings), "
             f"not {type(answers).__name__}"
         )
-    return {"text": "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in answers)}
+    lines = []
+    for i, record in enumerate(answers):
+        try:
+            lines.append(json.dumps(record, ensure_ascii=False))
+        except RecursionError as e:
+            raise NestingError(f"answers[{i}] nests too deeply to be written as JSON") from e
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"answers[{i}]: {e}") from e
+    text = "\n".join(lines) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # Name the record, as the batch calls do.
+        for i, line in enumerate(lines):
+            try:
+                line.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise ValueError(
+                    f"answers[{i}] holds a lone surrogate ({line[e.start]!r}): it cannot be UTF-8"
+                ) from e
+    return {"text": text}
 
 
 def _report_answers(
