@@ -220,7 +220,7 @@ pub fn render_html(summary: &Summary, about: &About) -> String {
         escape_html(&title)
     );
     headline(&mut page, summary, about, &groups, &labels);
-    filters(&mut page, &groups, &labels, summary);
+    filters(&mut page, &groups, &labels);
     valid_section(&mut page, &groups, &labels);
     codes_section(&mut page, &groups, &labels);
     sections_section(&mut page, &groups, &labels);
@@ -326,8 +326,7 @@ fn all_codes(groups: &[&GroupSummary]) -> Vec<(String, &'static str)> {
     codes
 }
 
-fn filters(page: &mut String, groups: &[&GroupSummary], labels: &[String], summary: &Summary) {
-    let _ = summary;
+fn filters(page: &mut String, groups: &[&GroupSummary], labels: &[String]) {
     page.push_str("<nav id=\"filters\" aria-label=\"filters\"><span>Groups</span>");
     for (i, label) in labels.iter().enumerate() {
         let color = charts::group_color(i);

@@ -98,17 +98,20 @@ impl Checker {
             registry: registry.into(),
         };
         if let Check::Schema { schema, .. } = &checker.check {
-            if let SchemaRef::Named(name) = schema
-                && checker.registry.get(name).is_none()
-            {
-                return Err(ReportError::SchemaNotFound {
-                    name: name.clone(),
-                    known: checker.registry.names().collect::<Vec<_>>().join(", "),
-                });
-            }
-            // Fitting a value compiles the schema; a broken one says so.
-            if let Err(AlignError::Schema(message)) = checker.fit("null") {
-                return Err(ReportError::InvalidSchema(message));
+            match schema {
+                SchemaRef::Named(name) if checker.registry.get(name).is_none() => {
+                    return Err(ReportError::SchemaNotFound {
+                        name: name.clone(),
+                        known: checker.registry.names().collect::<Vec<_>>().join(", "),
+                    });
+                }
+                // Compiled here (and kept by the registry for the answers).
+                SchemaRef::Inline(schema) => {
+                    if let Err(e) = checker.registry.validate_schema(schema, &Value::Null) {
+                        return Err(ReportError::InvalidSchema(e.to_string()));
+                    }
+                }
+                SchemaRef::Named(_) => {}
             }
         }
         Ok(checker)
