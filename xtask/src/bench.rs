@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use crate::{Result, cargo, root};
+use crate::workspace::{Result, cargo, root};
 
 /// The rows, in the order they run and are written.
 const ROWS: &[(&str, &str)] = &[
@@ -144,9 +144,9 @@ pub(crate) fn run(args: &[String]) -> Result {
         "--examples",
         "--bins",
     ])?;
-    let peers = crate::target_dir().join("bench-peers");
+    let peers = crate::workspace::target_dir().join("bench-peers");
     let mut bench = Bench {
-        data: crate::target_dir().join("bench-data"),
+        data: crate::workspace::target_dir().join("bench-data"),
         quick,
         runs: if quick { 3 } else { 7 },
         python: None,
@@ -392,7 +392,7 @@ fn tool(line: &Value) -> String {
 
 impl Bench {
     fn release(&self, name: &str) -> PathBuf {
-        crate::target_dir().join("release").join(name)
+        crate::workspace::target_dir().join("release").join(name)
     }
 
     fn script(&self, path: &str) -> PathBuf {
@@ -530,12 +530,12 @@ impl Bench {
         self.review_instances()?;
         // pip builds the extension with maturin; the release profile
         // reuses what the other rows built.
-        crate::python::run(
+        crate::workspace::run(
             Command::new(python)
                 .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
                 .arg(self.root.join("crates/flexmd-py"))
                 .env("MATURIN_PEP517_ARGS", "--profile release")
-                .env("CARGO_TARGET_DIR", crate::target_dir()),
+                .env("CARGO_TARGET_DIR", crate::workspace::target_dir()),
         )?;
         let lines = json_lines(
             Command::new(python)
@@ -1004,7 +1004,7 @@ impl Bench {
                 })
             })
             .collect();
-        let out = crate::target_dir().join("bench");
+        let out = crate::workspace::target_dir().join("bench");
         std::fs::create_dir_all(&out).map_err(|e| format!("target/bench: {e}"))?;
         let report = json!({
             "date": date,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use clap_complete::Shell;
 use schemars::{JsonSchema, generate::SchemaSettings};
 
-use crate::{Result, root};
+use crate::workspace::{Result, root};
 
 /// One generated file: its path from the workspace root and its text.
 struct Generated {
@@ -138,6 +138,28 @@ fn output_schemas() -> Vec<(&'static str, &'static str, schemars::Schema)> {
     ]
 }
 
+/// `text` with the targets of rustdoc links to crate paths left out
+/// (`` [`MAX_ERRORS`](crate::MAX_ERRORS) `` → `` [`MAX_ERRORS`] ``): the
+/// descriptions come from doc comments, and the path means nothing to a
+/// reader of the schema.
+fn without_link_targets(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("](crate::") {
+        out.push_str(&rest[..=at]);
+        let target = &rest[at + 1..];
+        match target.find(')') {
+            Some(end) => rest = &target[end + 1..],
+            None => {
+                rest = target;
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Every generated file.
 fn generate() -> Result<Vec<Generated>> {
     let mut files = Vec::new();
@@ -156,6 +178,7 @@ fn generate() -> Result<Vec<Generated>> {
             .into(),
         );
         let text = serde_json::to_string_pretty(&schema)
+            .map(|t| without_link_targets(&t))
             .map_err(|e| format!("cannot write the {name} schema: {e}"))?;
         index.push_str(&format!(
             "| [{name}.schema.json]({name}.schema.json) | `{command}` |\n"
@@ -302,5 +325,18 @@ pub(crate) fn run(args: &[String]) -> Result {
             "generated files are stale (run `cargo xtask codegen`): {}",
             stale.join(", ")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn link_targets_to_crate_paths_are_left_out_of_descriptions() {
+        assert_eq!(
+            super::without_link_targets(
+                "at most [`MAX_ERRORS`](crate::MAX_ERRORS); [`a`](https://x) ok"
+            ),
+            "at most [`MAX_ERRORS`]; [`a`](https://x) ok"
+        );
     }
 }

@@ -28,8 +28,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::python::run;
-use crate::{Result, root};
+use crate::workspace::run;
+use crate::workspace::{Result, root};
 
 /// The build tools, pinned: the release is built by the same versions
 /// wherever it is built.
@@ -103,7 +103,7 @@ pub(crate) fn host() -> Option<Arch> {
 /// `target/distrib` (as cargo-dist names it: `target/dist` is cargo's own,
 /// the `dist` profile's build scripts and macros).
 pub(crate) fn dist_dir() -> PathBuf {
-    crate::target_dir().join("distrib")
+    crate::workspace::target_dir().join("distrib")
 }
 
 /// The workspace's version (`[workspace.package] version`): the one
@@ -255,7 +255,7 @@ pub(crate) struct Tools {
 
 impl Tools {
     fn install() -> Result<Self> {
-        let venv = crate::target_dir().join("dist-tools/venv");
+        let venv = crate::workspace::target_dir().join("dist-tools/venv");
         let bin = venv.join("bin");
         let tools = Self { bin };
         if tools.ready() {
@@ -338,7 +338,7 @@ fn python(tools: &Tools, arches: &[Arch], version: &str, out: &Path) -> Result {
                 "--out",
             ])
             .arg(out)
-            .env("CARGO_TARGET_DIR", crate::target_dir()))?;
+            .env("CARGO_TARGET_DIR", crate::workspace::target_dir()))?;
         let wheel = wheel_name(version, *arch);
         let path = out.join(&wheel);
         if !path.exists() {
@@ -389,7 +389,7 @@ fn python(tools: &Tools, arches: &[Arch], version: &str, out: &Path) -> Result {
 /// exactly that. (A whole build from it, done by hand, takes minutes: see
 /// docs/releasing.md.)
 fn sdist_resolves(sdist: &Path, version: &str) -> Result {
-    let unpacked = crate::target_dir().join("dist-tools/sdist");
+    let unpacked = crate::workspace::target_dir().join("dist-tools/sdist");
     if unpacked.exists() {
         std::fs::remove_dir_all(&unpacked)
             .map_err(|e| format!("cannot empty {}: {e}", unpacked.display()))?;
@@ -401,7 +401,7 @@ fn sdist_resolves(sdist: &Path, version: &str) -> Result {
         .arg("-xzf")
         .arg(sdist))?;
     let manifest = unpacked.join(format!("flexmd-{version}/crates/flexmd-py/Cargo.toml"));
-    let metadata = crate::cargo_metadata(&manifest, &[])
+    let metadata = crate::workspace::cargo_metadata(&manifest, &[])
         .map_err(|e| format!("the sdist is not a workspace Cargo can resolve: {e}"))?;
     let local = metadata["packages"]
         .as_array()
@@ -481,7 +481,7 @@ fn cli(tools: &Tools, arch: Arch, version: &str, out: &Path) -> Result {
     // The host's musl target links with the system's cc (Rust brings
     // musl's C library itself); another architecture's with zig.
     let mut build = if native {
-        let mut command = crate::cargo_command();
+        let mut command = crate::workspace::cargo_command();
         command.arg("build");
         command
     } else {
@@ -498,10 +498,14 @@ fn cli(tools: &Tools, arch: Arch, version: &str, out: &Path) -> Result {
             "-p",
             "flexmd-cli",
         ])
-        .env("CARGO_TARGET_DIR", crate::target_dir()))?;
-    let binary = crate::target_dir().join(arch.musl).join("dist/flexmd");
+        .env("CARGO_TARGET_DIR", crate::workspace::target_dir()))?;
+    let binary = crate::workspace::target_dir()
+        .join(arch.musl)
+        .join("dist/flexmd");
     let name = format!("flexmd-{version}-{}", arch.musl);
-    let staging = crate::target_dir().join("dist-tools/stage").join(&name);
+    let staging = crate::workspace::target_dir()
+        .join("dist-tools/stage")
+        .join(&name);
     if staging.exists() {
         std::fs::remove_dir_all(&staging)
             .map_err(|e| format!("cannot empty {}: {e}", staging.display()))?;
@@ -544,16 +548,16 @@ fn cli(tools: &Tools, arch: Arch, version: &str, out: &Path) -> Result {
 
 /// `cargo package` of every published crate, copied to `out`.
 fn crates(version: &str, out: &Path) -> Result {
-    let published = crate::published_crates();
+    let published = crate::workspace::published_crates();
     let mut package = vec!["package", "--no-verify", "--allow-dirty", "--offline"];
     for krate in &published {
         package.extend(["-p", krate]);
     }
-    crate::cargo(&package)?;
+    crate::workspace::cargo(&package)?;
     make_dir(out)?;
     for krate in published {
         let file = format!("{krate}-{version}.crate");
-        let from = crate::target_dir().join("package").join(&file);
+        let from = crate::workspace::target_dir().join("package").join(&file);
         std::fs::copy(&from, out.join(&file))
             .map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
     }
@@ -584,7 +588,8 @@ fn checksums(dist: &Path) -> Result {
         .into_iter()
         .filter(|p| p != Path::new("SHA256SUMS"))
         .collect();
-    let summed = crate::python::output(Command::new("sha256sum").current_dir(dist).args(&files))?;
+    let summed =
+        crate::workspace::output(Command::new("sha256sum").current_dir(dist).args(&files))?;
     std::fs::write(dist.join("SHA256SUMS"), summed)
         .map_err(|e| format!("cannot write SHA256SUMS: {e}"))
 }
@@ -628,7 +633,9 @@ fn report_sizes(dist: &Path) -> Result {
         }
     }
     for arch in ARCHES {
-        let binary = crate::target_dir().join(arch.musl).join("dist/flexmd");
+        let binary = crate::workspace::target_dir()
+            .join(arch.musl)
+            .join("dist/flexmd");
         let Ok(meta) = std::fs::metadata(&binary) else {
             continue;
         };

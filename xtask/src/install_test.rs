@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::dist::{self, Arch};
-use crate::python::{output, run};
-use crate::{Result, root};
+use crate::workspace::{Result, root};
+use crate::workspace::{output, run};
 
 /// The Node.js versions the npm package is run under: the oldest it
 /// claims (`engines`) and the newest release.
@@ -171,7 +171,7 @@ pub(crate) fn run_install_test(args: &[String]) -> Result {
             dist_dir.display()
         ));
     }
-    let work = fresh(&crate::target_dir().join("install-test"))?;
+    let work = fresh(&crate::workspace::target_dir().join("install-test"))?;
     let readme = std::fs::read_to_string(root().join("README.md"))
         .map_err(|e| format!("cannot read README.md: {e}"))?;
     let blocks = readme_blocks(&readme);
@@ -539,7 +539,7 @@ fn cli(
         "the README's Run command with the {} static binary",
         arch.name
     );
-    let workspace_build = crate::target_dir().join("debug/flexmd");
+    let workspace_build = crate::workspace::target_dir().join("debug/flexmd");
     if workspace_build.exists() {
         let expected = output(
             Command::new(&workspace_build)

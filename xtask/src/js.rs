@@ -14,8 +14,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::python::run;
-use crate::{Result, cargo_command, root};
+use crate::workspace::run;
+use crate::workspace::{Result, cargo_command, root};
 
 /// The version of the `wasm-bindgen` crate Cargo.lock pins.
 fn locked_wasm_bindgen() -> Result<String> {
@@ -38,7 +38,7 @@ fn locked_wasm_bindgen() -> Result<String> {
 /// `wasm-bindgen` at `version`, installed under `target/wasm-tools` when
 /// missing or of another version.
 fn wasm_bindgen(version: &str) -> Result<PathBuf> {
-    let tools = crate::target_dir().join("wasm-tools");
+    let tools = crate::workspace::target_dir().join("wasm-tools");
     let bin = tools.join("bin/wasm-bindgen");
     let installed = Command::new(&bin).arg("--version").output().is_ok_and(|o| {
         String::from_utf8_lossy(&o.stdout).trim() == format!("wasm-bindgen {version}")
@@ -84,8 +84,9 @@ pub(crate) fn build() -> Result {
         run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
     }
     let bindgen = wasm_bindgen(&locked_wasm_bindgen()?)?;
-    let built = crate::target_dir().join("wasm32-unknown-unknown/release/flexmd_wasm.wasm");
-    let kept = crate::target_dir().join("wasm-out");
+    let built =
+        crate::workspace::target_dir().join("wasm32-unknown-unknown/release/flexmd_wasm.wasm");
+    let kept = crate::workspace::target_dir().join("wasm-out");
     std::fs::create_dir_all(&kept).map_err(|e| format!("cannot make {}: {e}", kept.display()))?;
     // The full module (`flexmd`), then the core one (`flexmd/core`: no
     // artifacts, a sixth of the size); the crate is built once per set of
@@ -161,7 +162,7 @@ fn copy(from: &Path, to: &Path) -> Result {
 /// page (web/playground), the package's core browser entry and module
 /// (under `flexmd/`), and the bundled examples (`examples/examples.json`).
 pub(crate) fn playground() -> Result<PathBuf> {
-    let site = crate::target_dir().join("playground");
+    let site = crate::workspace::target_dir().join("playground");
     let web = root().join("web/playground");
     for file in ["index.html", "playground.css", "playground.js", "worker.js"] {
         copy(&web.join(file), &site.join(file))?;
@@ -245,7 +246,10 @@ fn browser_test(site: &Path) -> Result {
         .current_dir(&web)
         .env("CHROMIUM", browser)
         .env("PLAYGROUND_DIR", site)
-        .env("SCREENSHOTS", crate::target_dir().join("playground-test"))
+        .env(
+            "SCREENSHOTS",
+            crate::workspace::target_dir().join("playground-test"),
+        )
         .args(["--test", "test/"]))
 }
 
@@ -265,7 +269,10 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
     run(npm(&package).args(["ci", "--no-audit", "--no-fund"]))?;
     run(Command::new("node")
         .current_dir(&package)
-        .env("FLEXMD_BIN", crate::target_dir().join("debug/flexmd"))
+        .env(
+            "FLEXMD_BIN",
+            crate::workspace::target_dir().join("debug/flexmd"),
+        )
         .args(["--test", "test/"]))?;
     run(npm(&package).args(["exec", "--", "tsc", "--noEmit", "-p", "test/tsconfig.json"]))?;
     let site = playground()?;
@@ -288,7 +295,13 @@ fn report_browser_test() -> Result {
     run(Command::new("node")
         .current_dir(&web)
         .env("CHROMIUM", browser)
-        .env("FLEXMD_BIN", crate::target_dir().join("debug/flexmd"))
-        .env("SCREENSHOTS", crate::target_dir().join("report-test"))
+        .env(
+            "FLEXMD_BIN",
+            crate::workspace::target_dir().join("debug/flexmd"),
+        )
+        .env(
+            "SCREENSHOTS",
+            crate::workspace::target_dir().join("report-test"),
+        )
         .args(["--test", "test/"]))
 }

@@ -42,15 +42,18 @@ mod json5;
 mod jsonpath;
 mod jsonschema_suite;
 mod llm_json;
+#[cfg(test)]
+mod modules;
 mod python;
 mod release;
 #[cfg(test)]
 mod tidy;
+mod workspace;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-type Result<T = ()> = std::result::Result<T, String>;
+use crate::workspace::{LAYERS, Result, cargo, cargo_metadata, root, target_dir};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -78,51 +81,6 @@ fn main() -> ExitCode {
             eprintln!("xtask: {message}");
             ExitCode::FAILURE
         }
-    }
-}
-
-/// The workspace root (xtask's parent folder).
-fn root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().unwrap_or(manifest).to_owned()
-}
-
-/// Cargo's target directory: `$CARGO_TARGET_DIR` (relative to the
-/// repository when relative), else `target/` in the repository. Every
-/// build output xtask reads or writes is under it.
-pub(crate) fn target_dir() -> PathBuf {
-    target_dir_of(&root(), std::env::var_os("CARGO_TARGET_DIR"))
-}
-
-/// [`target_dir`] for a repository at `root` and that variable's value.
-fn target_dir_of(root: &Path, var: Option<std::ffi::OsString>) -> PathBuf {
-    match var.filter(|d| !d.is_empty()) {
-        // `join` keeps an absolute path as it is.
-        Some(dir) => root.join(dir),
-        None => root.join("target"),
-    }
-}
-
-/// The cargo that runs xtask (`$CARGO`), in the workspace's root.
-pub(crate) fn cargo_command() -> Command {
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()));
-    command.current_dir(root());
-    command
-}
-
-fn cargo(args: &[&str]) -> Result {
-    println!("$ cargo {}", args.join(" "));
-    let started = std::time::Instant::now();
-    let status = cargo_command()
-        .args(args)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    // CI must stay well inside its time limit: each step says what it took.
-    println!("  ({:.0} s)", started.elapsed().as_secs_f64());
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
     }
 }
 
@@ -169,16 +127,6 @@ fn ci() -> Result {
     ])?;
     layering()?;
     conformance(&[])
-}
-
-/// The crates published to crates.io: every layer but the test kit and the
-/// Python and JavaScript bindings (shipped as a wheel and an npm package).
-pub(crate) fn published_crates() -> Vec<&'static str> {
-    LAYERS
-        .iter()
-        .map(|(k, _)| *k)
-        .filter(|k| !["flexmd-testkit", "flexmd-py", "flexmd-wasm"].contains(k))
-        .collect()
 }
 
 /// The conformance suites: name, what flexmd runs them through, and how.
@@ -461,115 +409,6 @@ fn fuzz(args: &[String]) -> Result {
     Ok(())
 }
 
-/// **Invariant:** dependencies point down the layers of docs/ARCHITECTURE.md.
-/// Each crate may use only the flexmd crates listed for it here.
-/// The flexmd crates and the flexmd crates each may depend on (normal and
-/// build dependencies; dev-dependencies may add the test kit): the graph
-/// of docs/ARCHITECTURE.md, pointing down.
-const LAYERS: &[(&str, &[&str])] = &[
-    ("flexmd-core", &[]),
-    ("flexmd-frames", &["flexmd-core"]),
-    ("flexmd-ofs", &["flexmd-core", "flexmd-frames"]),
-    ("flexmd-detect", &["flexmd-core", "flexmd-frames"]),
-    (
-        "flexmd-schema",
-        &[
-            "flexmd-core",
-            "flexmd-frames",
-            "flexmd-ofs",
-            "flexmd-detect",
-        ],
-    ),
-    ("flexmd-artifact", &["flexmd-core"]),
-    (
-        "flexmd-constrain",
-        &[
-            "flexmd-core",
-            "flexmd-frames",
-            "flexmd-ofs",
-            "flexmd-detect",
-            "flexmd-schema",
-        ],
-    ),
-    ("flexmd-batch", &[]),
-    (
-        "flexmd-report",
-        &[
-            "flexmd-core",
-            "flexmd-frames",
-            "flexmd-ofs",
-            "flexmd-detect",
-            "flexmd-schema",
-            "flexmd-artifact",
-            "flexmd-batch",
-        ],
-    ),
-    (
-        "flexmd-mcp",
-        &[
-            "flexmd-core",
-            "flexmd-ofs",
-            "flexmd-detect",
-            "flexmd-schema",
-            "flexmd-artifact",
-        ],
-    ),
-    (
-        "flexmd-cli",
-        &[
-            "flexmd-core",
-            "flexmd-frames",
-            "flexmd-ofs",
-            "flexmd-detect",
-            "flexmd-schema",
-            "flexmd-artifact",
-            "flexmd-constrain",
-            "flexmd-mcp",
-            "flexmd-batch",
-            "flexmd-report",
-        ],
-    ),
-    (
-        "flexmd-py",
-        &[
-            "flexmd-core",
-            "flexmd-frames",
-            "flexmd-ofs",
-            "flexmd-detect",
-            "flexmd-schema",
-            "flexmd-artifact",
-            "flexmd-constrain",
-            "flexmd-report",
-        ],
-    ),
-    (
-        "flexmd-wasm",
-        &[
-            "flexmd-core",
-            "flexmd-frames",
-            "flexmd-ofs",
-            "flexmd-detect",
-            "flexmd-schema",
-            "flexmd-artifact",
-            "flexmd-constrain",
-        ],
-    ),
-    ("flexmd-testkit", &[]),
-];
-
-/// `cargo metadata` (offline) of the workspace whose manifest is
-/// `manifest`, with `extra` flags, as JSON.
-pub(crate) fn cargo_metadata(manifest: &Path, extra: &[&str]) -> Result<serde_json::Value> {
-    let out = python::output(
-        cargo_command()
-            .args(["metadata", "--format-version", "1", "--offline"])
-            .args(extra)
-            .arg("--manifest-path")
-            .arg(manifest),
-    )?;
-    serde_json::from_str(&out).map_err(|e| format!("cannot read cargo metadata's JSON: {e}"))
-}
-
 /// Checks, from `cargo metadata`, that every flexmd crate's dependencies on
 /// other flexmd crates are the ones [`LAYERS`] allows.
 fn layering() -> Result {
@@ -618,27 +457,4 @@ fn check_layers(metadata: &serde_json::Value) -> Result<usize> {
         ));
     }
     Ok(checked)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_target_dir_follows_cargo_target_dir() {
-        let root = Path::new("/repo");
-        assert_eq!(target_dir_of(root, None), Path::new("/repo/target"));
-        assert_eq!(
-            target_dir_of(root, Some("".into())),
-            Path::new("/repo/target")
-        );
-        assert_eq!(
-            target_dir_of(root, Some("/cache/t".into())),
-            Path::new("/cache/t")
-        );
-        assert_eq!(
-            target_dir_of(root, Some("out".into())),
-            Path::new("/repo/out")
-        );
-    }
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{Result, root};
+use crate::workspace::{Result, root, run};
 
 /// What the tests need besides the package.
 /// (The OpenAI and Anthropic SDKs: their tool-call objects go into
@@ -54,40 +54,6 @@ const XGRAMMAR: &str = "xgrammar==0.2.9";
 /// The Python suites: the package's, and the MCP server's end to end.
 const SUITES: &[&str] = &["crates/flexmd-py/tests", "crates/flexmd-mcp/tests/python"];
 
-/// Runs `command`, showing it and how long it took; fails when it does.
-pub(crate) fn run(command: &mut Command) -> Result {
-    let shown = format!("{command:?}").replace('"', "");
-    println!("$ {shown}");
-    let started = std::time::Instant::now();
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run {shown}: {e}"))?;
-    println!("  ({:.0} s)", started.elapsed().as_secs_f64());
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{shown} failed ({status})"))
-    }
-}
-
-/// Runs `command`, failing with its output when it fails; returns stdout.
-pub(crate) fn output(command: &mut Command) -> Result<String> {
-    let shown = format!("{command:?}").replace('"', "");
-    println!("$ {shown}");
-    let out = command
-        .output()
-        .map_err(|e| format!("cannot run {shown}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{shown} failed ({}):\n{}{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
 /// The first Python 3.9+ on PATH.
 pub(crate) fn python() -> Result<String> {
     for candidate in ["python3", "python"] {
@@ -113,7 +79,7 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
         .map(|at| args.get(at + 1).ok_or("--wheel needs a file"))
         .transpose()?;
     let root = root();
-    let venv = crate::target_dir().join("python-venv");
+    let venv = crate::workspace::target_dir().join("python-venv");
     run(Command::new(python()?)
         .args(["-m", "venv", "--clear"])
         .arg(&venv))?;
@@ -151,7 +117,7 @@ pub(crate) fn run_tests(args: &[String]) -> Result {
         None => install
             .arg(root.join("crates/flexmd-py"))
             .env("MATURIN_PEP517_ARGS", "--profile dev")
-            .env("CARGO_TARGET_DIR", crate::target_dir()),
+            .env("CARGO_TARGET_DIR", crate::workspace::target_dir()),
     };
     run(&mut install)?;
     let cli = cli()?;
@@ -215,9 +181,9 @@ pub(crate) fn tool_venv(venv: &Path, packages: &[&str], binary_only: bool) -> Re
 
 /// The CLI the tests compare with: built if `cargo test` has not.
 fn cli() -> Result<PathBuf> {
-    let path = crate::target_dir().join("debug/flexmd");
+    let path = crate::workspace::target_dir().join("debug/flexmd");
     if !path.exists() {
-        crate::cargo(&["build", "-p", "flexmd-cli"])?;
+        crate::workspace::cargo(&["build", "-p", "flexmd-cli"])?;
     }
     Ok(path)
 }

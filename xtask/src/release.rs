@@ -9,8 +9,8 @@
 //! that the tag names the workspace's version, as the release workflow
 //! does before it builds anything.
 
-use crate::python::run;
-use crate::{Result, root};
+use crate::workspace::run;
+use crate::workspace::{Result, root};
 
 /// The body of CHANGELOG's section `## [name]` (up to the next `## `
 /// heading), trimmed; `None` when there is no such section or it is empty.
@@ -74,7 +74,7 @@ const LINTERS: &[&str] = &[
 /// installed from PyPI into `target/dist-tools/lint` (the release workflow
 /// cannot run here, so this is what checks it).
 pub(crate) fn lint_workflows() -> Result {
-    let venv = crate::target_dir().join("dist-tools/lint");
+    let venv = crate::workspace::target_dir().join("dist-tools/lint");
     let bin = venv.join("bin");
     let installed = ["actionlint", "shellcheck", "zizmor"]
         .iter()

@@ -1,32 +1,10 @@
 //! The tidy test: rules of the codebase that no compiler checks, run by
 //! `cargo test --workspace`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::root;
-
-/// Every `.rs` file below `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                if path.file_name().is_some_and(|n| n != "target") {
-                    stack.push(path);
-                }
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use crate::modules::rust_files;
+use crate::workspace::root;
 
 /// The library crates (everything under crates/ but the CLI and the test kit).
 fn library_sources() -> Vec<PathBuf> {
@@ -82,6 +60,10 @@ fn library_code_may_not_allow_panicking_shortcuts() {
     let allowed_unsafe = root().join("crates/flexmd-wasm/src/growth.rs");
     let mut bad = Vec::new();
     for file in library_sources() {
+        // A `tests.rs` is a unit-test module (`#[cfg(test)] mod tests;`).
+        if file.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         for (n, line) in non_test_part(&text).lines().enumerate() {
             if line.trim_start().starts_with("//") {
@@ -141,13 +123,13 @@ fn the_layering_check_refuses_an_upward_dependency() {
             "dependencies": deps.iter().map(|(d, kind)| serde_json::json!({"name": d, "kind": kind})).collect::<Vec<_>>()
         })
     };
-    let mut packages: Vec<serde_json::Value> = crate::LAYERS
+    let mut packages: Vec<serde_json::Value> = crate::workspace::LAYERS
         .iter()
         .map(|(name, _)| package(name, &[]))
         .collect();
     assert_eq!(
         crate::check_layers(&serde_json::json!({"packages": packages.clone()})),
-        Ok(crate::LAYERS.len())
+        Ok(crate::workspace::LAYERS.len())
     );
     packages[0] = package("flexmd-core", &[("flexmd-ofs", "normal")]);
     assert_eq!(
@@ -179,4 +161,193 @@ fn every_fuzz_target_is_listed_in_the_reliability_record() {
             "fuzz/Cargo.toml names {target} but fuzz_targets/{target}.rs is missing"
         );
     }
+}
+
+/// Every crate's sources: crates/*/src, xtask/src and benches/src.
+fn crate_source_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("crates"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("src"))
+        .filter(|p| p.is_dir())
+        .collect();
+    for extra in ["xtask/src", "benches/src"] {
+        if root().join(extra).is_dir() {
+            dirs.push(root().join(extra));
+        }
+    }
+    dirs.sort();
+    dirs
+}
+
+/// A module path as the tidy messages show it (`lib.rs` for the root).
+fn shown(module: &str) -> &str {
+    if module.is_empty() { "(root)" } else { module }
+}
+
+#[test]
+fn no_import_circle_between_the_files_of_a_crate() {
+    let mut found = Vec::new();
+    for src in crate_source_dirs() {
+        let graph = crate::modules::ModuleGraph::read(&src);
+        for circle in graph.circles() {
+            let edges: Vec<String> = circle
+                .iter()
+                .flat_map(|from| {
+                    graph
+                        .edges
+                        .get(from)
+                        .into_iter()
+                        .flatten()
+                        .filter(|to| circle.contains(to))
+                        .map(move |to| format!("{} → {}", shown(from), shown(to)))
+                })
+                .collect();
+            found.push(format!("{}: {}", src.display(), edges.join(", ")));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "files that import each other round a circle (move the shared item down, \
+         docs/ARCHITECTURE.md):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn every_source_file_opens_with_a_module_comment() {
+    let mut bad = Vec::new();
+    for dir in ["crates", "xtask", "benches"] {
+        for file in rust_files(&root().join(dir)) {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            if !first.starts_with("//!") {
+                bad.push(file.display().to_string());
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "each file opens with a //! comment saying what it owns: {bad:#?}"
+    );
+}
+
+/// What a module may import from its own crate, for the modules whose
+/// place in the crate rests on it: leaves that every other file uses (so a
+/// new import would start a circle) and tables that must not know who runs
+/// them. (crate, module, the only modules of the crate it may import, why).
+const MODULE_RULES: &[(&str, &str, &[&str], &str)] = &[
+    (
+        "flexmd-artifact",
+        "kind",
+        &["artifact", "error", "json", "markdown", "reader"],
+        "the tools read artifacts, not the other way",
+    ),
+    (
+        "flexmd-artifact",
+        "tools::catalogue",
+        // grep and jsonpath give the length limits the schemas state.
+        &["grep", "jsonpath", "kind", "tools::formats"],
+        "the table describes the tools; it never runs one",
+    ),
+    (
+        "flexmd-artifact",
+        "tools::args",
+        &["error", "tools::catalogue"],
+        "arguments are checked from the table alone",
+    ),
+    (
+        "flexmd-artifact",
+        "tools::result",
+        &[],
+        "result text knows no tool names",
+    ),
+    (
+        "flexmd-artifact",
+        "tools::formats",
+        &["error"],
+        "provider formats are wire shapes",
+    ),
+    ("flexmd-artifact", "autolink", &[], "a leaf of markdown"),
+    ("flexmd-schema", "pointer", &[], "a leaf under every file"),
+    (
+        "flexmd-schema",
+        "violation",
+        &["pointer"],
+        "a leaf under every file",
+    ),
+    ("flexmd-schema", "coercion", &[], "a leaf under every file"),
+    (
+        "flexmd-schema",
+        "outcome",
+        &["coercion", "violation"],
+        "what a validation returns knows no validator",
+    ),
+    (
+        "flexmd-schema",
+        "attempt",
+        &["violation"],
+        "an attempt's record runs no model",
+    ),
+    (
+        "flexmd-schema",
+        "error",
+        &["attempt"],
+        "errors sit below the code that raises them",
+    ),
+    (
+        "flexmd-core",
+        "outline",
+        &["markdown", "model", "text"],
+        "streams use the outline, not the other way",
+    ),
+    (
+        "flexmd-report",
+        "judged",
+        &["interval"],
+        "one answer's judgement knows no tally",
+    ),
+    ("flexmd-py", "errors", &[], "every area raises through it"),
+    (
+        "flexmd-py",
+        "convert",
+        &["errors"],
+        "every area converts through it",
+    ),
+    (
+        "flexmd-py",
+        "gil",
+        &["errors"],
+        "every area runs calls through it",
+    ),
+    ("flexmd-wasm", "api", &[], "every export goes through it"),
+];
+
+#[test]
+fn modules_import_only_what_their_rule_allows() {
+    let mut bad = Vec::new();
+    for (krate, module, allowed, why) in MODULE_RULES {
+        let graph =
+            crate::modules::ModuleGraph::read(&root().join("crates").join(krate).join("src"));
+        let Some(imports) = graph.edges.get(*module) else {
+            bad.push(format!(
+                "{krate}: no module `{module}` (the rule names a module that moved)"
+            ));
+            continue;
+        };
+        for import in imports {
+            if !allowed.contains(&import.as_str()) {
+                bad.push(format!(
+                    "{krate}: `{module}` imports `{}` ({why})",
+                    shown(import)
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "module rules broken (xtask/src/tidy.rs MODULE_RULES):\n{}",
+        bad.join("\n")
+    );
 }

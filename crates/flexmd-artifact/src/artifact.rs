@@ -376,12 +376,12 @@ impl SpooledArtifact {
     /// }
     /// assert_eq!(text, a.as_string());
     /// ```
-    pub fn as_string_chunk(&self, start: usize, max_bytes: usize) -> crate::TextChunk {
+    pub fn as_string_chunk(&self, start: usize, max_bytes: usize) -> TextChunk {
         let bytes = self.reader.bytes();
         let start = start.min(bytes.len());
         let reach = start.saturating_add(max_bytes.max(4)).min(bytes.len());
         let end = piece_end(bytes, start, reach);
-        crate::TextChunk {
+        TextChunk {
             text: String::from_utf8_lossy(bytes.get(start..end).unwrap_or_default()).into_owned(),
             next: (end < bytes.len()).then_some(end),
         }
@@ -440,6 +440,18 @@ pub(crate) fn slice_range(
     let end = end.map_or(len, resolve);
     let start = start.map_or(0, resolve).min(end);
     start..end
+}
+
+/// One chunk of a text done a chunk at a time
+/// ([`SpooledMarkdownArtifact::md_text_chunk`](crate::SpooledMarkdownArtifact::md_text_chunk)): its text, and the line the
+/// next chunk starts at (`None` after the last).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TextChunk {
+    /// The text of this chunk's pieces.
+    pub text: String,
+    /// Where to go on (a line for `md_text_chunk`, a byte for
+    /// `as_string_chunk`); `None` when the text is done.
+    pub next: Option<usize>,
 }
 
 #[cfg(test)]

@@ -4,7 +4,20 @@
 //! (`mdast-util-gfm-autolink-literal`), so `md_links` lists the links a
 //! JavaScript reader of the same Markdown gets.
 
-use crate::markdown::Link;
+use serde::{Deserialize, Serialize};
+
+/// A link found by [`SpooledMarkdownArtifact::md_links`](crate::SpooledMarkdownArtifact::md_links): `{text, url, title?}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Link {
+    /// The link text.
+    pub text: String,
+    /// The destination.
+    pub url: String,
+    /// The title, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
 
 /// The autolink literals of one run of text (a text node: text outside
 /// links, code and HTML, soft line breaks included), in order.

@@ -19,6 +19,7 @@ mod error;
 mod grep;
 mod json;
 mod jsonpath;
+mod kind;
 mod markdown;
 mod page;
 mod reader;
@@ -26,8 +27,9 @@ mod tokens;
 mod tools;
 mod turn;
 
-pub use artifact::{GrepChunk, SpooledArtifact};
-pub use call::{ReadAs, ToolCall, ToolCallResult, tool_calls};
+pub use artifact::{GrepChunk, SpooledArtifact, TextChunk};
+pub use autolink::Link;
+pub use call::{ToolCall, ToolCallResult, tool_calls};
 pub use cancel::{cancellable, cancelled};
 pub use error::ArtifactError;
 pub use grep::{GrepFlags, GrepPattern, MAX_PATTERN_LEN};
@@ -35,9 +37,10 @@ pub use json::{JsonFormat, MAX_DOCUMENT_BYTES, SpooledJsonArtifact};
 pub use jsonpath::{
     MAX_FILTER_NESTING, MAX_PATH_LEN, MAX_PATH_NESTING, compile_path, trailing_length,
 };
+pub use kind::{Artifact, ArtifactKind, ReadAs};
 pub use markdown::{
-    CodeEntry, HeadingEntry, Image, Link, ListChunk, MAX_AST_BYTES, MAX_AST_NESTING,
-    MAX_AST_OPEN_BRACKETS, MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact, TextChunk,
+    CodeEntry, HeadingEntry, Image, ListChunk, MAX_AST_BYTES, MAX_AST_NESTING,
+    MAX_AST_OPEN_BRACKETS, MAX_FRONTMATTER_BYTES, Section, SpooledMarkdownArtifact,
 };
 pub use page::{
     DEFAULT_MAX_TOKENS, MAX_PAGE_TOKENS, MIN_MAX_TOKENS, Omitted, Page, PageUnit, page_value,
@@ -45,9 +48,9 @@ pub use page::{
 pub use reader::{FileReader, Lines, MAX_UNSIZED_FILE_BYTES, MemoryReader, SpoolReader};
 pub use tokens::{Encoding, TokenChunk, count_tokens, count_tokens_chunk};
 pub use tools::{
-    AnthropicTool, Artifact, ArtifactKind, Caps, FunctionType, MAX_LISTED_CALL_IDS, OpenAiTool,
-    ResponsesTool, ToolDefinition, ToolFormat, ToolInfo, ToolSet, check_arguments,
-    default_serialise, forge_tools, tool_catalogue,
+    AnthropicTool, Caps, FunctionType, MAX_LISTED_CALL_IDS, OpenAiTool, ResponsesTool,
+    ToolDefinition, ToolFormat, ToolInfo, ToolSet, check_arguments, default_serialise, forge_tools,
+    tool_catalogue,
 };
 pub use turn::{
     CustomTool, PreparedCall, ResultKind, SerialiseFn, ToolFn, ToolOutput, Turn, TurnOptions,

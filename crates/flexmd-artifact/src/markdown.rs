@@ -11,7 +11,8 @@ use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::artifact::SpooledArtifact;
+use crate::artifact::{SpooledArtifact, TextChunk};
+use crate::autolink::Link;
 use crate::error::ArtifactError;
 use crate::reader::SpoolReader;
 
@@ -83,19 +84,6 @@ pub struct Section {
     /// or a higher level, or the last line. Less than `body_start_line`
     /// when the body is empty.
     pub body_end_line: usize,
-}
-
-/// A link found by [`SpooledMarkdownArtifact::md_links`]: `{text, url, title?}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct Link {
-    /// The link text.
-    pub text: String,
-    /// The destination.
-    pub url: String,
-    /// The title, when there is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
 }
 
 /// An image found by [`SpooledMarkdownArtifact::md_images`]: `{alt, url, title?}`.
@@ -630,7 +618,7 @@ impl SpooledMarkdownArtifact {
         end: Option<usize>,
         at: Option<usize>,
         max_bytes: usize,
-    ) -> crate::TextChunk {
+    ) -> TextChunk {
         let (first, last) = self.clamp(start, end);
         let at = at.unwrap_or(first).clamp(first, last);
         let (mut out, mut block) = (String::new(), String::new());
@@ -647,7 +635,7 @@ impl SpooledMarkdownArtifact {
             }
         }
         flush(&mut out, &mut block);
-        crate::TextChunk { text: out, next }
+        TextChunk { text: out, next }
     }
 
     /// The text of the bytes `range`, appended to `out` block by block.
@@ -1521,18 +1509,6 @@ mod tests {
         assert!(b.pieces(None, None).count() > 2);
         assert_eq!(b.md_links(None, None).len(), 100_000);
     }
-}
-
-/// One chunk of a text done a chunk at a time
-/// ([`SpooledMarkdownArtifact::md_text_chunk`]): its text, and the line the
-/// next chunk starts at (`None` after the last).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct TextChunk {
-    /// The text of this chunk's pieces.
-    pub text: String,
-    /// Where to go on (a line for `md_text_chunk`, a byte for
-    /// `as_string_chunk`); `None` when the text is done.
-    pub next: Option<usize>,
 }
 
 /// Lines read in increasing order, each found from the one before: the

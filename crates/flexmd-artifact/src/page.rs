@@ -8,8 +8,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::ArtifactError;
+use crate::kind::Artifact;
 use crate::tokens::{Encoding, count_tokens};
-use crate::tools::{Artifact, ToolSet};
+use crate::tools::ToolSet;
 
 /// The budget of a page when none is given: 20 000 tokens, under the
 /// 25 000 at which Claude Code cuts an MCP result.

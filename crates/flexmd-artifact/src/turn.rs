@@ -12,12 +12,13 @@ use serde_json::{Map, Value, json};
 use crate::artifact::SpooledArtifact;
 use crate::error::ArtifactError;
 use crate::json::SpooledJsonArtifact;
+use crate::kind::{Artifact, ArtifactKind};
 use crate::markdown::SpooledMarkdownArtifact;
 use crate::reader::MemoryReader;
 use crate::tokens::{Encoding, count_tokens};
 use crate::tools::{
-    Artifact, ArtifactKind, Caps, ToolDefinition, ToolFormat, ToolSet, call_id, capped,
-    capped_value, forge_tools, parse_arguments,
+    Caps, ToolDefinition, ToolFormat, ToolSet, call_id, capped, capped_value, forge_tools,
+    parse_arguments,
 };
 
 /// Content from this size on is not token-counted for the notice (the

@@ -44,7 +44,7 @@ pub(crate) fn json(files: &[PathBuf], all: bool, repairs: bool) -> Result<ExitCo
             });
         }
         if !repairs {
-            report_repairs(input, found.iter().flat_map(|f| &f.repairs));
+            input.report_repairs(found.iter().flat_map(|f| &f.repairs));
         }
         if !all && found.iter().any(|f| f.in_reasoning) {
             eprintln!(
@@ -193,7 +193,7 @@ impl SchemaArg {
 /// A schema-aligned reading's repairs, coercions, dropped parts and
 /// violations on stderr.
 fn report_aligned(input: &crate::input::Input, aligned: &flexmd_schema::Aligned) {
-    report_repairs(input, aligned.repairs.iter());
+    input.report_repairs(aligned.repairs.iter());
     for c in aligned.coercions.iter().take(crate::input::MAX_PRINTED) {
         let place = if c.pointer.is_empty() {
             "/"
@@ -227,26 +227,6 @@ fn report_aligned(input: &crate::input::Input, aligned: &flexmd_schema::Aligned)
         let place = if e.path.is_empty() { "root" } else { &e.path };
         eprintln!("error: {place}: {} [{}]", e.message, e.code);
     }
-}
-
-/// Each JSON repair as a warning on stderr, with its place in the input.
-pub(crate) fn report_repairs<'r>(
-    input: &crate::input::Input,
-    repairs: impl Iterator<Item = &'r flexmd_detect::Repair>,
-) {
-    let index = LineIndex::new(&input.text);
-    let notes: Vec<Diagnostic> = repairs
-        .map(|r| {
-            Diagnostic::new(
-                format!("detect::{}", r.kind.name()),
-                Severity::Warning,
-                r.kind.describe(),
-                r.offset..r.offset,
-                &index,
-            )
-        })
-        .collect();
-    input.report(&notes);
 }
 
 fn found_code(found: bool) -> ExitCode {

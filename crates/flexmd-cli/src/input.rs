@@ -78,6 +78,26 @@ pub(crate) fn read_text(file: Option<&Path>) -> Result<Input, CliError> {
 }
 
 impl Input {
+    /// Each JSON repair as a warning on stderr, with its place in the input.
+    pub(crate) fn report_repairs<'r>(
+        &self,
+        repairs: impl Iterator<Item = &'r flexmd_detect::Repair>,
+    ) {
+        let index = flexmd_core::LineIndex::new(&self.text);
+        let notes: Vec<flexmd_core::Diagnostic> = repairs
+            .map(|r| {
+                flexmd_core::Diagnostic::new(
+                    format!("detect::{}", r.kind.name()),
+                    flexmd_core::Severity::Warning,
+                    r.kind.describe(),
+                    r.offset..r.offset,
+                    &index,
+                )
+            })
+            .collect();
+        self.report(&notes);
+    }
+
     /// Prints `diagnostics` to stderr with source snippets (the first
     /// [`MAX_PRINTED`], then how many more); returns whether any is an
     /// error. The source is shared and each snippet is a window around its

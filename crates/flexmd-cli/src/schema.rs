@@ -763,7 +763,7 @@ fn outcome_json(outcome: &Outcome, hints_from: Option<&Value>) -> Value {
 /// The JSON value in an input (found leniently), its repairs noted on stderr.
 fn found_value(input: &Input) -> Option<Value> {
     let found = flexmd_detect::find_json(&input.text)?;
-    crate::detect::report_repairs(input, found.repairs.iter());
+    input.report_repairs(found.repairs.iter());
     Some(found.value)
 }
 

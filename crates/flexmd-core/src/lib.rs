@@ -67,11 +67,9 @@ pub use list::{MAX_LIST_DEPTH, TopLevelList, parse_list};
 pub use meta::{MetaType, MetaTypeMismatch, MetaTypeMode, infer_meta_value, split_meta_list};
 pub use model::*;
 pub use offsets::{OffsetUnit, TextOffsets};
-pub use outline::{build_outline, render_outline};
-pub use parts::{
-    MarkdownParts, read_markdown, read_markdown_in_one_parse, read_markdown_with_lines,
-};
-pub use stream::{MarkdownStream, StreamHeading};
+pub use outline::{StreamHeading, build_outline, render_outline};
+pub use parts::{MarkdownParts, read_markdown_in_one_parse};
+pub use stream::{MarkdownStream, read_markdown, read_markdown_with_lines};
 pub use table::parse_tables;
 pub use text::{KeyAllocator, LineSpan, bom_len, line_spans, normalize_title, slugify};
 

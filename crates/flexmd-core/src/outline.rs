@@ -4,8 +4,21 @@ use pulldown_cmark::{Event, Tag, TagEnd};
 
 use crate::markdown::{front_matter_end, offset_events, parser_text, title_text_event};
 use crate::model::{MdNode, MdOutline, NodeSource, OutlineType, Span};
-use crate::stream::StreamHeading;
 use crate::text::{KeyAllocator, line_start, slice};
+
+/// A top-level heading of a [`MarkdownStream`](crate::MarkdownStream), in document order: the
+/// headings that become the outline's nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamHeading {
+    /// 1 to 6.
+    pub level: u8,
+    /// The heading text with inline markup removed, as in the outline.
+    pub title: String,
+    /// The node's key in the outline (unique, in document order).
+    pub key: String,
+    /// From the start of the heading's (first) line to the end of its last.
+    pub heading: Span,
+}
 
 /// Builds the heading tree of a Markdown text.
 ///

@@ -2,7 +2,6 @@
 
 use pulldown_cmark::{Event, Tag};
 
-use crate::error::LineStarts;
 use crate::list::{ListReader, TopLevelList, merge_lists};
 use crate::markdown::{front_matter_end, offset_events, parser_text};
 use crate::model::{MdOutline, ParsedList, ParsedTable, Span};
@@ -58,36 +57,8 @@ impl MarkdownParts {
     }
 }
 
-/// Reads `md` once and builds its outline, tables and lists together: the
-/// same values as [`build_outline`](crate::build_outline),
-/// [`parse_tables`](crate::parse_tables) and, per span,
-/// [`parse_list`](crate::parse_list), for the price of one parse.
-///
-/// The text is read as a [`MarkdownStream`](crate::MarkdownStream) reads
-/// it, in pieces cut at top-level headings: the parser holds one piece at a
-/// time, and a piece of paragraphs and one-line list items is read from its
-/// lines without a parser. The parts are those of
-/// [`read_markdown_in_one_parse`], in less memory (a 10 MB list of short
-/// items: a peak heap of 18× the text instead of 36×) and, for long lists,
-/// less time.
-pub fn read_markdown(md: &str) -> MarkdownParts {
-    crate::stream::read_whole(md).0
-}
-
-/// [`read_markdown`] and the line starts it found (where each line of `md`
-/// begins), for a reader that goes on to point at lines of the same text.
-///
-/// ```
-/// let (parts, lines) = flexmd_core::read_markdown_with_lines("# A\nx\n# B\n");
-/// assert_eq!(parts.outline.nodes.len(), 2);
-/// assert_eq!(lines.line_start(2), 6);
-/// ```
-pub fn read_markdown_with_lines(md: &str) -> (MarkdownParts, LineStarts) {
-    crate::stream::read_whole(md)
-}
-
 /// The parts of `md` from one parse of the whole text: what
-/// [`read_markdown`] returns, built the plain way (the parser's whole
+/// [`read_markdown`](crate::read_markdown) returns, built the plain way (the parser's whole
 /// document tree at once, 20–30× the text for long lists). Kept as the
 /// reference the piecewise reader is tested against.
 ///
@@ -104,7 +75,7 @@ pub fn read_markdown_in_one_parse(md: &str) -> MarkdownParts {
     readers.finish(md)
 }
 
-/// Everything [`read_markdown`] builds, fed the parser's events of a whole
+/// Everything [`read_markdown`](crate::read_markdown) builds, fed the parser's events of a whole
 /// text or, in a stream, of one piece after another.
 #[derive(Default)]
 pub(crate) struct PartsReader {

@@ -38,18 +38,20 @@
 //! );
 //! ```
 
+mod answer;
 mod fence;
-mod json;
+mod find;
+mod ladder;
 mod locate;
 mod objects;
 mod repair;
 mod repair_kind;
 mod stream;
 
-pub use json::{
-    FoundJson, JsonError, JsonMethod, JsonSource, Leniency, NotJson, PROSE_VALUES_READ, ParsedJson,
-    Pick, find_all_json, find_json, not_json, parse_json,
+pub use find::{
+    FoundJson, JsonSource, NotJson, PROSE_VALUES_READ, Pick, find_all_json, find_json, not_json,
 };
+pub use ladder::{JsonError, JsonMethod, Leniency, ParsedJson, parse_json};
 pub use locate::locate_pointer;
 pub use objects::{DetectedKind, DetectedObject, ParseAnyResult, detect_objects, parse_any};
 pub use repair::{Repair, RepairKind};

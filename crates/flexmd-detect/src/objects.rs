@@ -6,7 +6,7 @@ use flexmd_frames::{ParseOptions, line_marker};
 use serde::{Deserialize, Serialize};
 
 use crate::fence::{Fence, fences};
-use crate::json::{Leniency, parse_json};
+use crate::ladder::{Leniency, parse_json};
 
 /// What kind of object [`detect_objects`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

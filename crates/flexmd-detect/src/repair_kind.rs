@@ -184,6 +184,16 @@ impl RepairKind {
     }
 }
 
+pub(crate) fn shift(repairs: Vec<Repair>, map: impl Fn(usize) -> usize) -> Vec<Repair> {
+    repairs
+        .into_iter()
+        .map(|r| Repair {
+            kind: r.kind,
+            offset: map(r.offset),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

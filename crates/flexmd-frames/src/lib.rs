@@ -20,7 +20,7 @@
 //! bindings (each with its fence), up to the first other line — a blank line
 //! included. The rest is the body, where `@` lines are text, unless
 //! [`ParseOptions::meta_anywhere`] is set. Keeping structure in the head is
-//! what lets [`stringify`] write payloads before the body without changing
+//! what lets [`stringify()`] write payloads before the body without changing
 //! what the body's own lines mean.
 //!
 //! A `# Title` before the first frame is the document title; other text there

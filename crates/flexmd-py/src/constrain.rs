@@ -6,8 +6,10 @@ use flexmd_schema::TransformOptions;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::convert::{to_json, to_py};
+use crate::errors::{flexmd_error, schema_error};
+use crate::gil::parse;
 use crate::registry::{PyRegistry, registry_of, schema_value};
-use crate::{flexmd_error, parse, schema_error, to_json, to_py};
 
 /// A schema (or spec) that cannot be expressed: `ConstrainError`.
 pub(crate) fn constrain_error(py: Python<'_>, error: &ConstrainError) -> PyErr {

@@ -1,11 +1,17 @@
-//! Python data to JSON without recursion: nesting, cycles and size are
-//! bounded here, so no Python value can overflow the native stack (a
-//! segmentation fault that takes the interpreter down) whatever the
-//! thread's stack size.
+//! What crosses between Python and the library: Python data to JSON
+//! without recursion (nesting, cycles and size are bounded here, so no
+//! Python value can overflow the native stack, a segmentation fault that
+//! takes the interpreter down, whatever the thread's stack size); JSON
+//! back to Python values; the arguments Python hands in (strings, counts,
+//! depths); positions turned into code points.
+//!
+//! Imports `errors` only (of the binding).
 
+use flexmd_core::TextOffsets;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pythonize::pythonize;
 use serde_json::{Map, Value};
 
 /// How deep Python data may nest: the bound the library keeps for the JSON
@@ -30,13 +36,13 @@ impl NotJson {
     /// `TypeError`; `what` names the argument.
     pub(crate) fn into_err(self, py: Python<'_>, what: &str) -> PyErr {
         match self {
-            Self::TooDeep { circular: true } => crate::flexmd_error(
+            Self::TooDeep { circular: true } => crate::errors::flexmd_error(
                 py,
                 "NestingError",
                 format!("{what}: a container holds itself (a circular reference is not JSON)"),
                 None,
             ),
-            Self::TooDeep { circular: false } => crate::flexmd_error(
+            Self::TooDeep { circular: false } => crate::errors::flexmd_error(
                 py,
                 "NestingError",
                 format!(
@@ -45,7 +51,7 @@ impl NotJson {
                 ),
                 None,
             ),
-            Self::TooMany => crate::flexmd_error(
+            Self::TooMany => crate::errors::flexmd_error(
                 py,
                 "JSONTooLarge",
                 format!(
@@ -221,10 +227,140 @@ fn step<'py>(value: &Bound<'py, PyAny>, budget: &mut usize) -> Result<Step<'py>,
     )))
 }
 
-/// A value's type name, as Python prints it.
-fn type_name(value: &Bound<'_, PyAny>) -> String {
+/// A Rust value as the Python value its JSON would load as.
+pub(crate) fn to_py<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    pythonize(py, value).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A Python value (dict, list, str, number, bool, None) as JSON; data
+/// nested deeper than the library reads is a `NestingError`, never a crash.
+pub(crate) fn to_json(value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    python_to_json(value).map_err(|e| e.into_err(value.py(), "the data"))
+}
+
+/// A Python value as `T` (through its JSON), `what` naming it in errors.
+pub(crate) fn from_py<T: serde::de::DeserializeOwned>(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<T> {
+    let json = python_to_json(value).map_err(|e| e.into_err(value.py(), what))?;
+    serde_json::from_value(json).map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
+}
+
+/// The `str`s of `items` (any iterable but a `str` itself, whose
+/// characters would be read as texts), `what` naming it in errors.
+pub(crate) fn strings(items: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    if items.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a list (or any iterable) of str, not a str"
+        )));
+    }
+    items
+        .try_iter()
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{what} must be a list (or any iterable) of str, not {}",
+                type_name(items)
+            ))
+        })?
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item?;
+            let text = item.cast::<PyString>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{what}[{i}] must be a str, not {}",
+                    type_name(&item)
+                ))
+            })?;
+            owned_text(text, &format!("{what}[{i}]"))
+        })
+        .collect()
+}
+
+/// A batch item's text as UTF-8, or a `ValueError` naming the item (`what`)
+/// when it holds a lone surrogate: in a batch, Python's own
+/// `UnicodeEncodeError` would not say which item.
+pub(crate) fn owned_text(text: &Bound<'_, PyString>, what: &str) -> PyResult<String> {
+    text.to_cow()
+        .map(std::borrow::Cow::into_owned)
+        .map_err(|_| {
+            PyValueError::new_err(format!(
+                "{what}: a string holds a lone surrogate (such as \"\\ud800\"), which is not \
+             valid Unicode and has no UTF-8 form"
+            ))
+        })
+}
+
+/// The name of a value's type, for messages.
+pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
     value
         .get_type()
         .name()
-        .map_or_else(|_| "value".to_owned(), |n| n.to_string())
+        .map_or_else(|_| "an unknown type".to_owned(), |n| n.to_string())
+}
+
+/// Diagnostics of `text` with their spans and columns in code points.
+pub(crate) fn in_code_points(
+    text: &str,
+    mut notes: Vec<flexmd_core::Diagnostic>,
+) -> Vec<flexmd_core::Diagnostic> {
+    if !notes.is_empty() {
+        let offsets = TextOffsets::code_points(text);
+        notes.iter_mut().for_each(|d| d.reindex(&offsets));
+    }
+    notes
+}
+
+/// A report on `answer` with its spans and columns in code points.
+pub(crate) fn report_in_code_points(
+    answer: &str,
+    mut report: flexmd_ofs::Report,
+) -> flexmd_ofs::Report {
+    if !(report.errors.is_empty() && report.warnings.is_empty()) {
+        report.reindex(&TextOffsets::code_points(answer));
+    }
+    report
+}
+
+/// A count argument: a whole number ≥ 0, else a `ValueError` that says so.
+pub(crate) fn count(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
+    let wrong = || {
+        PyValueError::new_err(format!(
+            "{name} must be a whole number ≥ 0, not {}",
+            value
+                .repr()
+                .map_or_else(|_| "that".to_owned(), |r| r.to_string())
+        ))
+    };
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(wrong());
+    }
+    value.extract::<usize>().map_err(|_| wrong())
+}
+
+/// An optional count (a line number): `None` stays `None`.
+pub(crate) fn optional_count(
+    value: Option<&Bound<'_, PyAny>>,
+    name: &str,
+) -> PyResult<Option<usize>> {
+    value
+        .filter(|v| !v.is_none())
+        .map(|v| count(v, name))
+        .transpose()
+}
+
+/// A heading depth, 1 to 6, else a `ValueError`; `None` is every depth.
+pub(crate) fn depth(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u8>> {
+    let Some(n) = optional_count(value, "depth")? else {
+        return Ok(None);
+    };
+    match u8::try_from(n) {
+        Ok(d @ 1..=6) => Ok(Some(d)),
+        _ => Err(PyValueError::new_err(format!(
+            "depth must be 1 to 6, not {n}"
+        ))),
+    }
 }

@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value;
 
-use crate::{from_py, schema_error, to_py};
+use crate::convert::{from_py, to_py};
+use crate::errors::schema_error;
 
 /// The predefined schemas, one registry for the process.
 pub(crate) fn predefined() -> &'static Arc<Registry> {
@@ -150,7 +151,7 @@ impl PyRegistry {
 /// names it knows.
 pub(crate) fn named<'r>(py: Python<'_>, registry: &'r Registry, name: &str) -> PyResult<&'r Value> {
     registry.get(name).ok_or_else(|| {
-        crate::flexmd_error(
+        crate::errors::flexmd_error(
             py,
             "SchemaError",
             format!(

@@ -51,7 +51,7 @@ fn report_error(py: Python<'_>, error: ReportError) -> PyErr {
     match error {
         ReportError::Io { message, .. } => PyOSError::new_err(message),
         ReportError::Cancelled => pyo3::exceptions::PyKeyboardInterrupt::new_err("cancelled"),
-        other => crate::flexmd_error(py, "SchemaError", other.to_string(), None),
+        other => crate::errors::flexmd_error(py, "SchemaError", other.to_string(), None),
     }
 }
 
@@ -64,11 +64,11 @@ fn check_of(
     preset: &str,
     strict: bool,
 ) -> PyResult<(Check, String)> {
-    let preset = crate::preset_of(preset)?;
+    let preset = crate::schema::preset_of(preset)?;
     match (spec, schema) {
         (Some(_), Some(_)) => Err(PyValueError::new_err("give spec or schema, not both")),
         (Some(spec), None) => {
-            let spec = match spec.cast::<crate::Spec>() {
+            let spec = match spec.cast::<crate::spec::Spec>() {
                 Ok(spec) => spec.get().spec.clone(),
                 Err(_) => {
                     let text = spec.cast::<PyString>().map_err(|_| {
@@ -76,7 +76,7 @@ fn check_of(
                             "spec must be a flexmd.Spec or the spec's Markdown text",
                         )
                     })?;
-                    crate::Spec::read(py, &text.to_cow()?)?.spec
+                    crate::spec::Spec::read(py, &text.to_cow()?)?.spec
                 }
             };
             Ok((Check::Spec { spec, strict }, "the spec".to_owned()))
@@ -165,11 +165,11 @@ pub(crate) fn report_answers<'py>(
             })
             .map(|()| rows)
         };
-        let rows = crate::interruptible(py, size, work)?.map_err(|e| report_error(py, e))?;
-        return crate::to_py(py, &rows);
+        let rows = crate::gil::interruptible(py, size, work)?.map_err(|e| report_error(py, e))?;
+        return crate::convert::to_py(py, &rows);
     }
     let work = move || flexmd_report::report_lines(input, answers, checker, &options, &mut |_| {});
-    let summary = crate::interruptible(py, size, work)?.map_err(|e| report_error(py, e))?;
+    let summary = crate::gil::interruptible(py, size, work)?.map_err(|e| report_error(py, e))?;
     if let Some(html) = html {
         let about = flexmd_report::About {
             input: name,
@@ -177,5 +177,5 @@ pub(crate) fn report_answers<'py>(
         };
         std::fs::write(&html, flexmd_report::render_html(&summary, &about))?;
     }
-    crate::to_py(py, &summary)
+    crate::convert::to_py(py, &summary)
 }

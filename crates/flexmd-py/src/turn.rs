@@ -14,9 +14,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use serde_json::Value;
 
-use crate::{
-    PyArtifact, artifact_error, count, flexmd_error, interruptible, single_call, to_json, to_py,
-};
+use crate::artifact::PyArtifact;
+use crate::convert::{count, to_json, to_py};
+use crate::errors::{artifact_error, flexmd_error};
+use crate::gil::interruptible;
+use crate::tools::single_call;
 
 /// A tool of the caller's: its function and, optionally, its serialiser.
 struct HostTool {

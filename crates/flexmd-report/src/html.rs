@@ -11,7 +11,8 @@ use std::fmt::Write as _;
 use sha2::{Digest, Sha256};
 
 use crate::charts::{self, CodeBar, HeatPanel};
-use crate::tally::{Finding, GroupSummary, Summary};
+use crate::judged::Finding;
+use crate::tally::{GroupSummary, Summary};
 use crate::worst::Example;
 
 /// The most groups the page shows (those with the most answers); the

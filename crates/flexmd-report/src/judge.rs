@@ -9,7 +9,8 @@ use flexmd_ofs::OutputFormatSpec;
 use flexmd_schema::{AlignError, Aligned, Preset, Registry, Target};
 use serde_json::Value;
 
-use crate::tally::{Finding, InvalidLine, Judged};
+use crate::judged::{Finding, Judged};
+use crate::tally::InvalidLine;
 
 /// What answers are checked against.
 #[derive(Debug, Clone)]
@@ -401,7 +402,7 @@ fn finding_of(issue: &Value) -> Finding {
     let code = text("code").unwrap_or_default();
     let span = at("start")
         .zip(at("end"))
-        .and_then(|(s, e)| crate::tally::place(&code, s..e.max(s)));
+        .and_then(|(s, e)| crate::judged::place(&code, s..e.max(s)));
     Finding {
         code,
         section: text("section"),

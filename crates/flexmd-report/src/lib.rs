@@ -29,6 +29,7 @@ mod charts;
 mod html;
 mod interval;
 mod judge;
+mod judged;
 mod markdown;
 mod read;
 mod tally;
@@ -37,11 +38,12 @@ mod worst;
 pub use html::{About, MAX_PAGE_EXAMPLES, MAX_PAGE_GROUPS, escape_html, render_html};
 pub use interval::{Interval, wilson_interval};
 pub use judge::{Check, Checker, JSON5_READING, ReportError, SchemaRef, judge_result};
+pub use judged::{Finding, Judged};
 pub use markdown::render_markdown;
 pub use read::{Answer, AnswerRow, NO_VALUE, Options, each_answer, report_lines};
 pub use tally::{
-    DEFAULT_WORST, Finding, GroupSummary, InvalidLine, InvalidLines, Judged, MAX_INVALID_LISTED,
-    MAX_KEYS, OTHER, SectionCounts, Summary, TOKEN_BUCKETS, Tally, TokenBucket,
+    DEFAULT_WORST, GroupSummary, InvalidLine, InvalidLines, MAX_INVALID_LISTED, MAX_KEYS, OTHER,
+    SectionCounts, Summary, TOKEN_BUCKETS, Tally, TokenBucket,
 };
 pub use worst::{Example, Excerpt, MAX_EXCERPT_BYTES, MAX_EXCERPT_LINES};
 

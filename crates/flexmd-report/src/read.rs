@@ -8,7 +8,8 @@ use flexmd_batch::{Chunks, JsonLines, ParallelMap, Record, RecordError, take_ans
 use serde_json::Value;
 
 use crate::judge::{Checker, ReportError, judge_result};
-use crate::tally::{DEFAULT_WORST, InvalidLine, Judged, Summary, Tally};
+use crate::judged::Judged;
+use crate::tally::{DEFAULT_WORST, InvalidLine, Summary, Tally};
 
 /// How a JSON Lines file of answers is read and grouped.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::tally::{Finding, Judged};
+use crate::judged::{Finding, Judged};
 
 /// The most bytes of an answer an example keeps…
 pub const MAX_EXCERPT_BYTES: usize = 4_096;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use miette::Diagnostic;
 use thiserror::Error;
 
-use crate::retry::{Attempt, StopReason};
+use crate::attempt::{Attempt, StopReason};
 
 /// A schema, a config file or a schema directory that cannot be used.
 #[derive(Debug, Error, Diagnostic)]

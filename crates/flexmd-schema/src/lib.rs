@@ -30,12 +30,16 @@
 //! ```
 
 mod align;
+mod attempt;
+mod coercion;
 mod config;
 mod error;
 mod hints;
 mod infer;
 mod numbers;
+mod outcome;
 mod plan;
+mod pointer;
 mod registry;
 mod retry;
 mod text;
@@ -43,9 +47,10 @@ mod transform;
 mod violation;
 
 pub use align::{
-    AlignError, Aligned, CandidateKind, Coercion, CoercionRule, Dropped, Preset, Target,
-    find_json_as,
+    AlignError, Aligned, CandidateKind, Coercion, Dropped, Preset, Target, find_json_as,
 };
+pub use attempt::{Attempt, StopReason};
+pub use coercion::CoercionRule;
 pub use config::{
     CONFIG_ENV, CustomSchemas, DEFAULT_CONFIG_PATH, FlowStep, FlowStepConfig, ProjectConfig,
     SchemasConfig, SchemasSettings, ValidationSettings, check_schema_name,
@@ -53,16 +58,13 @@ pub use config::{
 pub use error::{ModelError, RetryError, SchemaError};
 pub use hints::{Hint, hints};
 pub use infer::infer_schema;
+pub use outcome::{Change, ChangeKind, Outcome};
 pub use registry::{
-    ELSABRO_SCHEME, MAX_ERRORS, MAX_INSTANCE_DEPTH, MAX_VALUES_FOR_ALL_ERRORS, Outcome, Registry,
-    SCHEME,
+    ELSABRO_SCHEME, MAX_ERRORS, MAX_INSTANCE_DEPTH, MAX_VALUES_FOR_ALL_ERRORS, Registry, SCHEME,
 };
-pub use retry::{
-    Accepted, Attempt, CommandModel, Expected, Model, Retrier, RetrySession, StopReason,
-    estimate_tokens,
-};
+pub use retry::{Accepted, CommandModel, Expected, Model, Retrier, RetrySession, estimate_tokens};
 pub use text::{RecordOutcome, RecordValidator};
-pub use transform::{Change, ChangeKind, TransformOptions};
+pub use transform::TransformOptions;
 pub use violation::{Violation, code_of};
 
 /// The README's example, run as a doctest.

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::align::CoercionRule;
+use crate::coercion::CoercionRule;
 
 /// Beyond this, a float's integral value is not exact as an `i64`.
 const EXACT_INTEGER: f64 = 9.0e15;

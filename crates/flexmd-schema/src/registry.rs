@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 use jsonschema::{Retrieve, Uri, Validator};
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::SchemaError;
+use crate::outcome::Outcome;
 use crate::plan::Plan;
-use crate::violation::{Violation, dotted_path, violation};
+use crate::pointer::dotted_path;
+use crate::violation::{Violation, violation};
 
 /// The base URI of a registered schema without `$id`: `flexmd://schemas/NAME`,
 /// so `{"$ref": "flexmd://schemas/analysis"}` reaches it.
@@ -37,62 +38,6 @@ pub const MAX_ERRORS: usize = 100;
 /// violation before it lists any, so listing them on a huge instance costs
 /// memory in proportion to the violations (2.4 million took gigabytes).
 pub const MAX_VALUES_FOR_ALL_ERRORS: usize = 100_000;
-
-/// The result of validating an instance (elsabro's `{valid, data, errors}`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct Outcome {
-    /// Whether the instance satisfies the schema.
-    pub valid: bool,
-    /// The instance when valid (after any transformation), else `None`.
-    pub data: Option<Value>,
-    /// The violations, in the validator's order (at most [`MAX_ERRORS`]);
-    /// empty when valid.
-    pub errors: Vec<Violation>,
-    /// What was accepted but is worth knowing, in the errors' shape: the
-    /// repairs made to read JSON from text and the values coerced
-    /// ([`Registry::validate_text`]); [`Outcome::into_strict`] makes them
-    /// errors.
-    pub warnings: Vec<Violation>,
-    /// How many violations there are in all, when more than `errors` lists.
-    #[serde(rename = "errorsTotal", skip_serializing_if = "Option::is_none")]
-    pub errors_total: Option<usize>,
-    /// Only the first violation was looked for: the instance has more than
-    /// [`MAX_VALUES_FOR_ALL_ERRORS`] values.
-    #[serde(rename = "errorsLimited", skip_serializing_if = "std::ops::Not::not")]
-    pub errors_limited: bool,
-    /// Whether [`Registry::validate_and_transform`] coerced any value
-    /// (elsabro's `coerced: true`; absent from the JSON when `false`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub coerced: bool,
-    /// What [`Registry::validate_and_transform`] changed (defaults and
-    /// coercions), in the order applied; empty for a plain validation.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub changes: Vec<crate::Change>,
-}
-
-impl Outcome {
-    /// A failed outcome with one violation at the root.
-    pub(crate) fn failure(message: String, code: &str) -> Self {
-        Self {
-            valid: false,
-            data: None,
-            errors: vec![Violation {
-                path: String::new(),
-                pointer: String::new(),
-                schema_path: String::new(),
-                message,
-                code: code.to_owned(),
-                ..Violation::default()
-            }],
-            warnings: Vec::new(),
-            errors_total: None,
-            errors_limited: false,
-            coerced: false,
-            changes: Vec::new(),
-        }
-    }
-}
 
 /// A registered schema; cloned cheaply (the compiled form is shared).
 #[derive(Clone)]

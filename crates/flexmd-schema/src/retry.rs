@@ -11,12 +11,16 @@ use flexmd_ofs::ExtractOptions;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::align::{AlignError, CoercionRule, Preset, Target};
+use crate::align::{AlignError, Preset, Target};
+use crate::attempt::{Attempt, StopReason};
+use crate::coercion::CoercionRule;
 use crate::error::{ModelError, RetryError};
 use crate::hints::hints;
+use crate::outcome::{Change, ChangeKind};
+use crate::pointer::dotted_path;
 use crate::registry::Registry;
-use crate::transform::{Change, ChangeKind, TransformOptions};
-use crate::violation::{Violation, dotted_path};
+use crate::transform::TransformOptions;
+use crate::violation::Violation;
 
 /// Something that answers a prompt: an LLM behind an API or a command.
 pub trait Model {
@@ -149,30 +153,6 @@ pub enum Expected {
     Spec(OutputFormatSpec),
 }
 
-/// One round of [`Retrier::run`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct Attempt {
-    /// The prompt sent.
-    pub prompt: String,
-    /// The model's answer.
-    pub answer: String,
-    /// What was wrong with it; empty for the accepted answer.
-    pub errors: Vec<Violation>,
-    /// The data read from the answer (coerced; for a patch, merged into the
-    /// previous data), valid or not; `None` when none was found.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
-    /// The cost of the coercions and repairs that read the data.
-    pub cost: u32,
-    /// Tokens in the prompt, counted with [`Retrier::count_tokens`].
-    pub prompt_tokens: usize,
-    /// Tokens in the answer.
-    pub answer_tokens: usize,
-    /// The attempt asked only for the failing fields ([`Retrier::patch`]).
-    pub patch: bool,
-}
-
 /// The data of an accepted answer and how it was reached.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -183,17 +163,6 @@ pub struct Accepted {
     pub changes: Vec<Change>,
     /// Every attempt, the accepted one last.
     pub attempts: Vec<Attempt>,
-}
-
-/// Why [`Retrier::run`] stopped without a valid answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// Every retry was used.
-    Retries,
-    /// The next prompt would pass [`Retrier::max_tokens_total`].
-    TokenBudget,
 }
 
 /// The token counter [`Retrier`] uses unless told otherwise: an estimate,

@@ -9,10 +9,11 @@ use jsonschema::{JsonType, ValidationError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::align::CoercionRule;
+use crate::coercion::CoercionRule;
 use crate::numbers::read_number;
-use crate::registry::{Compiled, Outcome, Registry, run, verdict};
-use crate::violation::dotted_path;
+use crate::outcome::{Change, ChangeKind, Outcome};
+use crate::pointer::{dotted_path, escape};
+use crate::registry::{Compiled, Registry, run, verdict};
 
 /// What [`Registry::validate_and_transform`] may change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -23,42 +24,6 @@ pub struct TransformOptions {
     pub coerce: bool,
     /// Fill missing properties that have a `default` (elsabro's `applyDefaults`).
     pub apply_defaults: bool,
-}
-
-/// One change made to an instance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-pub struct Change {
-    /// A default filled in, or a value coerced.
-    pub kind: ChangeKind,
-    /// Where, as elsabro prints paths (`files.[0].linesAdded`).
-    pub path: String,
-    /// Where, as a JSON Pointer.
-    pub pointer: String,
-    /// The value before (absent for a default).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub from: Option<Value>,
-    /// The value after.
-    pub to: Value,
-    /// For a coercion inside `anyOf` or `oneOf`: the branch it was made for
-    /// (`anyOf/0`), the one that needed the fewest coercions.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub branch: Option<String>,
-    /// For a coercion: the rule that made it (`number_from_string`,
-    /// `leading_number` for `"12px"` → 12, …); absent for a default.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rule: Option<CoercionRule>,
-}
-
-/// The kinds of [`Change`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum ChangeKind {
-    /// A missing property got its schema `default`.
-    Default,
-    /// A value was converted to the type the schema asks for.
-    Coerced,
 }
 
 /// Rounds of coercion: wrapping a scalar in an array can expose its items'
@@ -572,11 +537,6 @@ pub(crate) fn resolve_ref(
         resources.get(base)?
     };
     document.pointer(fragment).cloned()
-}
-
-/// A key as a JSON Pointer segment.
-pub(crate) fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::pointer::dotted_path;
+
 /// One way an instance breaks its schema: elsabro's `{path, message, code}`
 /// plus the JSON Pointer of the instance location and the schema keyword's
 /// location. Read back from JSON, every field may be left out (a caller's
@@ -105,37 +107,6 @@ pub fn code_of(keyword: &str) -> &'static str {
     }
 }
 
-/// elsabro's dotted path for a JSON Pointer: `/files/0/purpose` →
-/// `files.[0].purpose`. A segment of digits is an index only where the
-/// instance holds an array.
-pub(crate) fn dotted_path(instance: &Value, pointer: &str) -> String {
-    let mut out = String::new();
-    let mut node = Some(instance);
-    for raw in pointer.split('/').skip(1) {
-        let segment = raw.replace("~1", "/").replace("~0", "~");
-        if !out.is_empty() {
-            out.push('.');
-        }
-        match node {
-            Some(Value::Array(items)) => {
-                out.push('[');
-                out.push_str(&segment);
-                out.push(']');
-                node = segment.parse::<usize>().ok().and_then(|i| items.get(i));
-            }
-            Some(Value::Object(map)) => {
-                node = map.get(&segment);
-                out.push_str(&segment);
-            }
-            _ => {
-                node = None;
-                out.push_str(&segment);
-            }
-        }
-    }
-    out
-}
-
 /// A violation from one of the validator's errors on `instance`.
 pub(crate) fn violation(instance: &Value, error: &ValidationError<'_>) -> Violation {
     let kind = error.kind();
@@ -147,7 +118,7 @@ pub(crate) fn violation(instance: &Value, error: &ValidationError<'_>) -> Violat
             .as_str()
             .map_or_else(|| property.to_string(), str::to_owned);
         pointer.push('/');
-        pointer.push_str(&crate::transform::escape(&name));
+        pointer.push_str(&crate::pointer::escape(&name));
     }
     let keyword = match kind {
         ValidationErrorKind::OneOfMultipleValid { .. } => "oneOf+",
@@ -293,19 +264,5 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
         Value::String(_) => "string",
         Value::Array(_) => "array",
         Value::Object(_) => "object",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn dotted_paths_as_the_seed_prints_them() {
-        let v = json!({"files": [{"purpose": 1}], "a/b": {"0": 2}});
-        assert_eq!(dotted_path(&v, "/files/0/purpose"), "files.[0].purpose");
-        assert_eq!(dotted_path(&v, "/a~1b/0"), "a/b.0");
-        assert_eq!(dotted_path(&v, ""), "");
     }
 }

@@ -441,6 +441,49 @@ fn find_json_with(text: &str, options: &FindJsonOptions) -> Outcome {
     }
 }
 
+/// The JSON text of an outcome: `{"ok": value}` or `{"error": ...}`,
+/// written straight from the result (no `Value` built for it).
+pub(crate) fn envelope<T: serde::Serialize>(outcome: Result<T, BindingError>) -> String {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Envelope<T> {
+        Ok(T),
+        Error(BindingError),
+    }
+    let wrapped = match outcome {
+        Ok(value) => Envelope::Ok(value),
+        Err(error) => Envelope::Error(error),
+    };
+    serde_json::to_string(&wrapped).unwrap_or_else(|e| {
+        let error = argument_error(format!("cannot write the result: {e}"));
+        serde_json::json!({ "error": error }).to_string()
+    })
+}
+
+/// A schema (or spec) a provider or dialect cannot take, or an unknown
+/// provider or format name: `ConstrainError`.
+#[cfg(feature = "schema")]
+pub(crate) fn constrain_error(error: &dyn miette::Diagnostic) -> BindingError {
+    let mut message = error.to_string();
+    if let Some(help) = error.help() {
+        message.push_str(&format!(" ({help})"));
+    }
+    BindingError {
+        name: "ConstrainError",
+        code: error.code().map_or_else(String::new, |c| c.to_string()),
+        message,
+        details: None,
+    }
+}
+
+/// A provider's name read (`openai`, `openai-tool`, `anthropic`,
+/// `anthropic-tool`, `gemini`).
+#[cfg(feature = "schema")]
+pub(crate) fn provider(name: &str) -> Result<flexmd_constrain::Provider, BindingError> {
+    name.parse()
+        .map_err(|e: flexmd_constrain::UnknownProvider| constrain_error(&e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,34 +3,12 @@
 //! `specGrammar`) and the way back (`validateText(…, { fromProvider })`),
 //! all from flexmd-constrain.
 
-use flexmd_constrain::{GrammarFormat, Provider, SpecGrammarOptions};
+use flexmd_constrain::{GrammarFormat, SpecGrammarOptions};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::api::{BindingError, Outcome, from_json, read_spec, to_value};
+use crate::api::{BindingError, Outcome, constrain_error, from_json, read_spec, to_value};
 use crate::schema::SchemaValidator;
-
-/// A schema (or spec) a provider or dialect cannot take, or an unknown
-/// provider or format name: `ConstrainError`.
-fn constrain_error(error: &dyn miette::Diagnostic) -> BindingError {
-    let mut message = error.to_string();
-    if let Some(help) = error.help() {
-        message.push_str(&format!(" ({help})"));
-    }
-    BindingError {
-        name: "ConstrainError",
-        code: error.code().map_or_else(String::new, |c| c.to_string()),
-        message,
-        details: None,
-    }
-}
-
-/// A provider's name read (`openai`, `openai-tool`, `anthropic`,
-/// `anthropic-tool`, `gemini`).
-pub(crate) fn provider(name: &str) -> Result<Provider, BindingError> {
-    name.parse()
-        .map_err(|e: flexmd_constrain::UnknownProvider| constrain_error(&e))
-}
 
 fn format(name: Option<&str>) -> Result<GrammarFormat, BindingError> {
     name.unwrap_or("gbnf")
@@ -73,7 +51,7 @@ impl SchemaValidator {
     pub fn export_schema(&self, schema: &str, provider: &str, options: &str) -> Outcome {
         let given: Value = from_json("schema", schema)?;
         let args: ExportArgs = from_json("exportSchema options", options)?;
-        let provider = self::provider(provider)?;
+        let provider = crate::api::provider(provider)?;
         let name = match (args.name, &given) {
             (Some(name), _) => name,
             (None, Value::String(name)) => name.clone(),

@@ -36,6 +36,8 @@ static ALLOCATOR: growth::GrowInSteps = growth::GrowInSteps;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 
+use crate::api::envelope;
+
 pub use api::{BindingError, Outcome, Place, PlaceSpan};
 #[cfg(feature = "artifacts")]
 pub use artifacts::{ArtifactHandle, ToolBox};
@@ -95,25 +97,6 @@ pub fn panic_for_tests() {
     let cell = RefCell::new("a panic raised on purpose by the tests");
     let _first = cell.borrow_mut();
     let _second = cell.borrow_mut();
-}
-
-/// The JSON text of an outcome: `{"ok": value}` or `{"error": ...}`,
-/// written straight from the result (no `Value` built for it).
-pub(crate) fn envelope<T: serde::Serialize>(outcome: Result<T, BindingError>) -> String {
-    #[derive(serde::Serialize)]
-    #[serde(rename_all = "lowercase")]
-    enum Envelope<T> {
-        Ok(T),
-        Error(BindingError),
-    }
-    let wrapped = match outcome {
-        Ok(value) => Envelope::Ok(value),
-        Err(error) => Envelope::Error(error),
-    };
-    serde_json::to_string(&wrapped).unwrap_or_else(|e| {
-        let error = api::argument_error(format!("cannot write the result: {e}"));
-        serde_json::json!({ "error": error }).to_string()
-    })
 }
 
 /// Exports `$call` to JavaScript as `$js`, its arguments passed through.

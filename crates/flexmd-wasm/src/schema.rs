@@ -31,7 +31,7 @@ fn valid_envelope() -> Option<&'static (String, String)> {
                 coerced: false,
                 changes: Vec::new(),
             };
-            let text = crate::envelope(Ok::<_, BindingError>(outcome));
+            let text = crate::api::envelope(Ok::<_, BindingError>(outcome));
             let (head, tail) = text.split_once(&format!("\"{mark}\""))?;
             Some((head.to_owned(), tail.to_owned()))
         })
@@ -162,7 +162,7 @@ impl SchemaValidator {
             text.push_str(tail);
             return text;
         }
-        crate::envelope(self.validate(name, data))
+        crate::api::envelope(self.validate(name, data))
     }
 
     /// Whether `text` (JSON) holds data valid against schema `name`: the
@@ -217,7 +217,7 @@ impl SchemaValidator {
         let mut nulls_removed = None;
         let mut outcome = match args.from_provider.as_deref() {
             Some(provider) => {
-                crate::constrain::provider(provider)?;
+                crate::api::provider(provider)?;
                 let checked =
                     flexmd_constrain::validate_text_from(&self.registry, &schema, text, options)
                         .map_err(|e| schema_error(&e))?;
@@ -360,7 +360,7 @@ fn retry_error(error: RetryError) -> BindingError {
 }
 
 impl AskSession {
-    /// Starts a session for `prompt` (options: JSON text of [`AskArgs`]).
+    /// Starts a session for `prompt` (options: JSON text of `AskArgs`).
     pub fn new(prompt: &str, options: &str) -> Result<Self, BindingError> {
         let args: AskArgs = from_json("ask options", options)?;
         let expected = match (args.schema, args.spec) {
@@ -479,7 +479,7 @@ mod tests {
         let invalid = r#"{"approved": "yes"}"#;
         for (data, spliced) in [(valid, true), (invalid, false)] {
             let fast = validator.validate_envelope("review", data);
-            let written = crate::envelope(validator.validate("review", data));
+            let written = crate::api::envelope(validator.validate("review", data));
             assert_eq!(fast.contains("1.0"), spliced, "{fast}");
             let fast: Value = serde_json::from_str(&fast).unwrap_or_default();
             let written: Value = serde_json::from_str(&written).unwrap_or_default();

@@ -3,6 +3,23 @@
 
 use std::collections::HashMap;
 
+use serde::Serialize;
+
+/// What a grammar enforces at one place, and what it leaves to validation
+/// after the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub struct Coverage {
+    /// Where: a JSON Pointer into the schema (`""` is the root), or a
+    /// section of a spec.
+    pub place: String,
+    /// The keywords (or rules) the grammar enforces there.
+    pub enforced: Vec<String>,
+    /// The keywords (or rules) it does not: validation after the answer
+    /// checks them.
+    pub unenforced: Vec<String>,
+}
+
 /// One expression of a rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Expr {

@@ -3,9 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::Coverage;
-use super::ir::{Expr, Rules};
 use crate::error::ConstrainError;
+use crate::grammar::ir::{Coverage, Expr, Rules};
 use crate::provider::{MAX_EXPORTED_NODES, check_type, kind_of};
 use crate::refs::{escape, merge_all_of, resolve_local};
 

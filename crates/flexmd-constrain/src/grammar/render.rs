@@ -3,9 +3,9 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use super::GrammarFormat;
-use super::ir::{Expr, Rules};
 use crate::error::ConstrainError;
+use crate::grammar::format::GrammarFormat;
+use crate::grammar::ir::{Expr, Rules};
 
 /// The most characters a regex written for the `regex` format (or a Lark
 /// terminal) may have: copying every rule into one expression multiplies
@@ -109,7 +109,7 @@ pub(crate) fn reachable(rules: &Rules) -> Vec<bool> {
         {
             *flag = true;
             if let Some(body) = rules.body(id) {
-                super::ir::refs(body, &mut stack);
+                crate::grammar::ir::refs(body, &mut stack);
             }
         }
     }

@@ -3,9 +3,8 @@
 
 use flexmd_core::{OutputFormatSpec, SectionKind, TableKind};
 
-use super::Coverage;
-use super::ir::{Expr, Rules};
 use crate::error::ConstrainError;
+use crate::grammar::ir::{Coverage, Expr, Rules};
 
 /// How a spec's grammar lays the answer out, and what it bounds.
 #[derive(Debug, Clone, PartialEq, Eq)]
