@@ -270,6 +270,42 @@ const MODULE_RULES: &[(&str, &str, &[&str], &str)] = &[
         "provider formats are wire shapes",
     ),
     ("flexmd-artifact", "autolink", &[], "a leaf of markdown"),
+    (
+        "flexmd-detect",
+        "answer",
+        &[],
+        "every reader of answers shares it",
+    ),
+    (
+        "flexmd-detect",
+        "repair::lookahead",
+        &["repair_kind"],
+        "the one place that reads ahead of the cursor",
+    ),
+    (
+        "flexmd-detect",
+        "ladder",
+        &["answer", "repair", "repair_kind"],
+        "the ladder reads a value where it is told to; finding is above it",
+    ),
+    (
+        "flexmd-detect",
+        "stream::parser",
+        &["answer", "stream::event", "stream::patch"],
+        "the incremental parser never falls back to the repair parser",
+    ),
+    (
+        "flexmd-core",
+        "line_kind",
+        &[],
+        "every line reader shares it",
+    ),
+    (
+        "flexmd-ofs",
+        "stream::event",
+        &["check", "json"],
+        "wire types, written as `check` and `to_json` write them",
+    ),
     ("flexmd-schema", "pointer", &[], "a leaf under every file"),
     (
         "flexmd-schema",

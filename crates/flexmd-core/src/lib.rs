@@ -47,6 +47,10 @@ mod code;
 mod diagnostic;
 mod error;
 mod json;
+/// Line-level readers shared with flexmd-ofs (list markers, link
+/// reference definitions); not part of the stable API.
+#[doc(hidden)]
+pub mod line_kind;
 mod list;
 mod markdown;
 mod meta;
@@ -54,7 +58,6 @@ pub mod model;
 mod offsets;
 mod outline;
 mod parts;
-mod simple_piece;
 mod stream;
 mod table;
 mod text;

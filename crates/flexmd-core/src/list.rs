@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 
+use crate::line_kind::list_marker;
 use crate::markdown::{front_matter_end, offset_events, parser_text};
 use crate::model::{ListItem, ListKind, ParsedList};
 use crate::text::{line_spans, line_start, slice};
@@ -269,15 +270,8 @@ fn own_text(
 /// Byte length of the list marker at the start of `raw`, and the column
 /// (relative to the marker) where the item's content starts.
 fn marker_and_gap(raw: &str) -> (usize, usize) {
-    let bytes = raw.as_bytes();
-    let marker = match bytes.first() {
-        Some(b'-' | b'*' | b'+') => 1,
-        Some(b) if b.is_ascii_digit() => {
-            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-            digits + usize::from(matches!(bytes.get(digits), Some(b'.' | b')')))
-        }
-        _ => 0,
-    };
+    // `raw` starts at an item the parser found, so at its marker.
+    let marker = list_marker(raw).map_or(0, |m| m.len);
     let gap = raw
         .get(marker..)
         .unwrap_or_default()

@@ -27,7 +27,7 @@ pub enum JsonSource {
     Prose,
 }
 
-/// A JSON value found in a text by [`find_json`] or [`find_all_json`].
+/// A JSON value found in a text by [`find_json`](crate::find_json) or [`find_all_json`](crate::find_all_json).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct FoundJson {
@@ -46,7 +46,7 @@ pub struct FoundJson {
     pub method: JsonMethod,
     /// What was changed to read it, with offsets into the searched text.
     pub repairs: Vec<Repair>,
-    /// Why [`find_json`] chose this value (`None` from [`find_all_json`]).
+    /// Why [`find_json`](crate::find_json) chose this value (`None` from [`find_all_json`](crate::find_all_json)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pick: Option<Pick>,
     /// The value is inside a reasoning block (`<think>…</think>`): a draft,
@@ -55,7 +55,7 @@ pub struct FoundJson {
     pub in_reasoning: bool,
     /// The value is an unfilled template: every value in it is a
     /// placeholder (`...`, `<number>`, `TODO`, type names such as
-    /// `"string"`). [`find_json`] never returns one; [`find_all_json`] lists
+    /// `"string"`). [`find_json`](crate::find_json) never returns one; [`find_all_json`](crate::find_all_json) lists
     /// them with this set.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub template: bool,
@@ -83,7 +83,7 @@ impl FoundJson {
     }
 }
 
-/// Why [`find_json`] chose the value it returned.
+/// Why [`find_json`](crate::find_json) chose the value it returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]

@@ -22,7 +22,7 @@ pub enum PathState {
     Done,
 }
 
-/// One JSON Patch operation (RFC 6902), as [`StreamingJson`] sends them.
+/// One JSON Patch operation (RFC 6902), as [`StreamingJson`](crate::StreamingJson) sends them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(tag = "op", rename_all = "snake_case")]
@@ -63,7 +63,7 @@ pub struct Cursor {
     pub state: PathState,
 }
 
-/// What one [`StreamingJson::push`] changed. As JSON (a line of `flexmd
+/// What one [`StreamingJson::push`](crate::StreamingJson::push) changed. As JSON (a line of `flexmd
 /// json --stream`) it carries `"event": "update"` besides its fields.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -79,7 +79,7 @@ pub struct JsonUpdate {
     /// and once it is complete (or the stream stopped reading it).
     pub cursor: Option<Cursor>,
     /// The stream has moved to another value (a later fence, which
-    /// [`find_json`] prefers): the patches start by replacing the whole
+    /// [`find_json`](crate::find_json) prefers): the patches start by replacing the whole
     /// document, and the growth guarantees start again from it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub restarted: bool,
@@ -113,10 +113,10 @@ impl JsonUpdate {
     }
 }
 
-/// The end of a [`StreamingJson`].
+/// The end of a [`StreamingJson`](crate::StreamingJson).
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonStreamEnd {
-    /// [`find_json`] of the whole text: the value, where it was, its repairs.
+    /// [`find_json`](crate::find_json) of the whole text: the value, where it was, its repairs.
     pub found: Option<FoundJson>,
     /// The operations that turn the last partial value into `found`'s
     /// value (`null` when nothing was found): what only the whole text

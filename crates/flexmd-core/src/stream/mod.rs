@@ -10,51 +10,35 @@
 //! the readers as the parser's events would (see `simple_piece`). A line that only looks like a heading (a `# comment` in code) is
 //! checked by the parser and found not to be one; such checks are budgeted
 //! so that hostile input stays linear.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `mod.rs` | `MarkdownStream`, `read_markdown`, and the line scanner that cuts the text into pieces |
+//! | `scan.rs` | the scanner's vocabulary: front matter, fences, a line's tail, heading-like lines |
+//! | `confirm.rs` | a candidate heading confirmed by the parser, within a budget |
+//! | `simple_piece.rs` | a piece of paragraphs and one-line list items read without the parser |
+
+mod confirm;
+mod scan;
+mod simple_piece;
 
 use std::borrow::Cow;
-use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Parser, Tag, TagEnd};
+use pulldown_cmark::{CowStr, Event, Tag, TagEnd};
 
 use crate::code::{FenceOpening, fence_opening};
 use crate::error::LineStarts;
+use crate::line_kind::has_label_colon;
 use crate::list::TopLevelList;
-use crate::markdown::{options, parser_text};
 use crate::model::ParsedTable;
 use crate::outline::StreamHeading;
 use crate::parts::{MarkdownParts, PartsReader};
-use crate::simple_piece::SimplePiece;
+use crate::stream::scan::{
+    Candidate, Checked, Fence, FrontMatter, Tail, is_atx_heading, is_setext_underline,
+    plain_atx_heading,
+};
+use crate::stream::simple_piece::SimplePiece;
 use crate::text::{bom_len, is_blank, without_line_break};
-
-/// Whether the text opens with YAML front matter, which holds every heading
-/// back until its closing line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum FrontMatter {
-    /// The first line is not complete yet.
-    Undecided,
-    /// The first line is `---`; no closing line yet.
-    Open,
-    /// Decided: the body starts at `body_start`.
-    Done,
-}
-
-/// An open fenced code block, as the line scanner tracks it.
-#[derive(Debug, Clone, Copy)]
-struct Fence {
-    marker: u8,
-    len: usize,
-}
-
-impl Fence {
-    fn closed_by(self, line: &str) -> bool {
-        FenceOpening {
-            marker: self.marker,
-            len: self.len,
-            info: "",
-        }
-        .closed_by(line)
-    }
-}
 
 /// Markdown read while it is still being written.
 ///
@@ -93,7 +77,7 @@ pub struct MarkdownStream {
 
 /// The reader behind [`MarkdownStream`] and [`read_markdown`](crate::read_markdown):
 /// the text is owned while it arrives, borrowed when it is all there.
-struct Pieces<'a> {
+pub(crate) struct Pieces<'a> {
     text: Cow<'a, str>,
     front: FrontMatter,
     body_start: usize,
@@ -442,273 +426,6 @@ impl<'a> Pieces<'a> {
             self.try_heading(start, next, kind);
         }
     }
-
-    /// Reads the piece up to `next`, known to end with a heading (or the
-    /// text), in one parse whose events go straight to the readers.
-    fn read_piece(&mut self, next: usize) {
-        let range = self.piece_start..next;
-        let offset = range.start;
-        if let Some(piece) = self.text.get(range) {
-            let parsed = parser_text(piece);
-            for (event, r) in Parser::new_ext(&parsed, options()).into_offset_iter() {
-                let r = r.start + offset..r.end + offset;
-                self.readers.on_event(&self.text, &event, r);
-            }
-        }
-        self.start_piece(next);
-    }
-
-    /// The next piece starts at `next`.
-    fn start_piece(&mut self, next: usize) {
-        self.piece_start = next;
-        self.wasted = 0;
-        self.unchecked = None;
-        self.unsure_in_piece = false;
-        self.simple.restart();
-    }
-
-    /// Parses the piece up to the end of the line at `start..next`, and
-    /// when that line completes a top-level heading, reads the piece.
-    fn try_heading(&mut self, start: usize, next: usize, kind: Candidate) {
-        if self.check(start, next, kind) == Checked::Yes {
-            self.start_piece(next);
-        }
-    }
-
-    /// The parser's word on whether the line at `start..next` completes or
-    /// opens what `kind` says, at the top level.
-    fn check(&mut self, start: usize, next: usize, kind: Candidate) -> Checked {
-        let piece_len = next.saturating_sub(self.piece_start);
-        // Failed checks may cost at most twice the piece: linear overall.
-        // A line not checked may still be a heading: nothing after it is
-        // settled until a later heading is found (or the end).
-        if self.wasted > piece_len.saturating_mul(2) {
-            self.unchecked.get_or_insert(start);
-            return Checked::Skipped;
-        }
-        let Some(events) = parse_piece(&self.text, self.piece_start..next) else {
-            return Checked::No;
-        };
-        if ends_with(&events, start, kind) {
-            if kind == Candidate::Fence {
-                self.wasted = self.wasted.saturating_add(piece_len);
-            } else {
-                // A heading ends the piece: its events are final. They
-                // borrow the text, so they are fed here, not returned.
-                for (event, range) in events {
-                    self.readers.on_event(&self.text, &event, range);
-                }
-            }
-            Checked::Yes
-        } else {
-            self.wasted = self.wasted.saturating_add(piece_len);
-            Checked::No
-        }
-    }
-}
-
-/// What a line may complete or open at the top level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Candidate {
-    /// `## Title`.
-    Atx,
-    /// The `---` or `===` under a title line.
-    Setext,
-    /// A fenced code block's opening line.
-    Fence,
-}
-
-/// What the parser said of a candidate line.
-#[derive(Debug, PartialEq)]
-enum Checked {
-    /// It is one (a heading's piece is then read).
-    Yes,
-    /// It is not.
-    No,
-    /// Not checked: the budget of failed checks is spent.
-    Skipped,
-}
-
-/// The parser's events for `text[range]`, with ranges into all of `text`.
-fn parse_piece(text: &str, range: Range<usize>) -> Option<Vec<(Event<'_>, Range<usize>)>> {
-    let offset = range.start;
-    let piece = text.get(range)?;
-    match parser_text(piece) {
-        Cow::Borrowed(piece) => Some(
-            Parser::new_ext(piece, options())
-                .into_offset_iter()
-                .map(|(event, r)| (event, r.start + offset..r.end + offset))
-                .collect(),
-        ),
-        // Lone carriage returns were replaced: the events own their text.
-        Cow::Owned(fixed) => Some(
-            Parser::new_ext(&fixed, options())
-                .into_offset_iter()
-                .map(|(event, r)| (event.into_static(), r.start + offset..r.end + offset))
-                .collect(),
-        ),
-    }
-}
-
-/// Whether the last top-level block of `events` is what `kind` says,
-/// completed (a heading) or opened (a fence) by the line starting at
-/// `line_start`.
-fn ends_with(events: &[(Event<'_>, Range<usize>)], line_start: usize, kind: Candidate) -> bool {
-    let mut depth = 0usize;
-    let mut last_top: Option<(&Tag<'_>, &Range<usize>)> = None;
-    for (event, range) in events {
-        match event {
-            Event::Start(tag) => {
-                if depth == 0 {
-                    last_top = Some((tag, range));
-                }
-                depth += 1;
-            }
-            Event::End(_) => depth = depth.saturating_sub(1),
-            _ if depth == 0 => last_top = None,
-            _ => {}
-        }
-    }
-    let Some((tag, range)) = last_top else {
-        return false;
-    };
-    match (kind, tag) {
-        (Candidate::Atx, Tag::Heading { .. }) => range.start >= line_start,
-        (Candidate::Setext, Tag::Heading { .. }) => {
-            range.start < line_start && range.end > line_start
-        }
-        (Candidate::Fence, Tag::CodeBlock(CodeBlockKind::Fenced(_))) => range.start >= line_start,
-        _ => false,
-    }
-}
-
-/// Whether the unfinished last line may still turn out to be a heading
-/// line: an ATX heading (`#` to `######`, then a blank or nothing yet) or a
-/// setext underline (only `=` or only `-`, then blanks). Read a byte at a
-/// time as the line grows, so a long line costs its length once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Tail {
-    /// Where the line starts, and how far it has been read.
-    start: usize,
-    read: usize,
-    phase: TailPhase,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TailPhase {
-    /// Blanks so far.
-    Indent,
-    /// This many `#`.
-    Hashes(u8),
-    /// A run of `=` or `-`; `true` once blanks follow it.
-    Run(u8, bool),
-    /// Decided: it may be a heading (an ATX opening is complete).
-    Maybe,
-    /// Decided: it is not one.
-    No,
-}
-
-impl Tail {
-    fn at(start: usize) -> Self {
-        Self {
-            start,
-            read: start,
-            phase: TailPhase::Indent,
-        }
-    }
-
-    /// Reads the line's bytes after those read before.
-    fn read(&mut self, bytes: &[u8]) {
-        use TailPhase::{Hashes, Indent, Maybe, No, Run};
-        for &b in bytes.get(self.read..).unwrap_or_default() {
-            if matches!(self.phase, Maybe | No) {
-                break;
-            }
-            self.read += 1;
-            let blank = matches!(b, b' ' | b'\t' | b'\r');
-            self.phase = match (self.phase, b) {
-                (Indent, _) if blank => Indent,
-                (Indent, b'#') => Hashes(1),
-                (Indent, b'=' | b'-') => Run(b, false),
-                (Hashes(n), b'#') if n < 6 => Hashes(n + 1),
-                (Hashes(_), _) if blank => Maybe,
-                (Run(c, false), _) if b == c => Run(c, false),
-                (Run(c, _), _) if blank => Run(c, true),
-                _ => No,
-            };
-        }
-    }
-
-    fn may_become_heading(&self) -> bool {
-        self.phase != TailPhase::No
-    }
-}
-
-/// `#` to `######` followed by a space, a tab or the end of the line (the
-/// line's indentation already removed).
-fn is_atx_heading(rest: &str) -> bool {
-    let hashes = rest.bytes().take_while(|&b| b == b'#').count();
-    (1..=6).contains(&hashes)
-        && rest
-            .as_bytes()
-            .get(hashes)
-            .is_none_or(|b| matches!(b, b' ' | b'\t'))
-}
-
-/// An ATX heading line at the margin (`## Title`, without its line ending)
-/// whose title is plain text, the same to the parser as to the eye: its
-/// level and title. `None` when the title holds anything inline markup may
-/// read (`*`, `` ` ``, `[`, `&`, `\\`, …), a tab or a `#` past the closing
-/// sequence: the parser reads those.
-fn plain_atx_heading(line: &str) -> Option<(HeadingLevel, &str)> {
-    let hashes = line.bytes().take_while(|&b| b == b'#').count();
-    let level = HeadingLevel::try_from(hashes).ok()?;
-    let rest = line.get(hashes..)?;
-    if !(rest.is_empty() || rest.starts_with(' ')) {
-        return None;
-    }
-    let mut title = rest.trim_matches(' ');
-    // A closing run of `#` (alone, or after a space) is not part of it.
-    let unclosed = title.trim_end_matches('#');
-    if unclosed.len() != title.len() && (unclosed.is_empty() || unclosed.ends_with(' ')) {
-        title = unclosed.trim_end_matches(' ');
-    }
-    let plain = title.bytes().all(|b| {
-        b.is_ascii_alphanumeric()
-            || b >= 0x80
-            || matches!(
-                b,
-                b' ' | b'-'
-                    | b'.'
-                    | b','
-                    | b':'
-                    | b';'
-                    | b'?'
-                    | b'/'
-                    | b'('
-                    | b')'
-                    | b'\''
-                    | b'"'
-                    | b'%'
-                    | b'+'
-                    | b'='
-                    | b'@'
-            )
-    });
-    plain.then_some((level, title))
-}
-
-/// A run of `=` or of `-`, then only spaces or tabs.
-fn is_setext_underline(rest: &str) -> bool {
-    let trimmed = rest.trim_end_matches([' ', '\t']);
-    !trimmed.is_empty()
-        && (trimmed.bytes().all(|b| b == b'=') || trimmed.bytes().all(|b| b == b'-'))
-}
-
-/// Whether `line` holds `]:`, as a link reference definition does.
-fn has_label_colon(line: &str) -> bool {
-    let bytes = line.as_bytes();
-    memchr::memchr_iter(b']', bytes).any(|i| bytes.get(i + 1) == Some(&b':'))
 }
 
 #[cfg(test)]

@@ -17,6 +17,8 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Tag, TagEnd};
 
+use crate::line_kind::list_marker;
+
 /// A list marker's kind: items of one list share it (CommonMark starts a
 /// new list when the bullet or the number's delimiter changes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -359,19 +361,11 @@ fn classify(line: &str) -> Option<Line> {
     }
     let indent = bytes.iter().take_while(|&&b| b == b' ').count();
     let item = line.get(indent..)?;
-    let bytes = item.as_bytes();
-    let (marker, number, marker_len) = match bytes.first()? {
-        &b @ (b'-' | b'*' | b'+') => (Marker::Bullet(b), None, 1),
-        b if b.is_ascii_digit() => {
-            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-            let &delimiter = bytes.get(digits).filter(|d| matches!(d, b'.' | b')'))?;
-            if digits > 9 {
-                return None;
-            }
-            let number = item.get(..digits)?.parse().ok()?;
-            (Marker::Ordered(delimiter), Some(number), digits + 1)
-        }
-        _ => return None,
+    let read = list_marker(item)?;
+    let (number, marker_len) = (read.number, read.len);
+    let marker = match number {
+        Some(_) => Marker::Ordered(read.delimiter),
+        None => Marker::Bullet(read.delimiter),
     };
     let after = item.get(marker_len..)?;
     let gap = after.bytes().take_while(|&b| b == b' ').count();
