@@ -36,20 +36,10 @@ pub(crate) fn cargo_command() -> Command {
     command
 }
 
+/// Runs `cargo ARGS` in the workspace root, as [`run`] runs a command.
 pub(crate) fn cargo(args: &[&str]) -> Result {
-    println!("$ cargo {}", args.join(" "));
-    let started = std::time::Instant::now();
-    let status = cargo_command()
-        .args(args)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
     // CI must stay well inside its time limit: each step says what it took.
-    println!("  ({:.0} s)", started.elapsed().as_secs_f64());
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
-    }
+    run(cargo_command().args(args))
 }
 
 /// The crates published to crates.io: every layer but the test kit and the

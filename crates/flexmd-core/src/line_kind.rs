@@ -38,6 +38,7 @@ pub struct ListMarker {
 /// assert_eq!(list_marker("1234567890. c"), None, "ten digits are too many");
 /// assert_eq!(list_marker("12 d"), None);
 /// ```
+#[inline]
 pub fn list_marker(text: &str) -> Option<ListMarker> {
     let bytes = text.as_bytes();
     match *bytes.first()? {
@@ -70,6 +71,7 @@ pub fn list_marker(text: &str) -> Option<ListMarker> {
 /// assert!(flexmd_core::line_kind::has_label_colon("[a]: https://x"));
 /// assert!(!flexmd_core::line_kind::has_label_colon("[a] : no"));
 /// ```
+#[inline]
 pub fn has_label_colon(line: &str) -> bool {
     let bytes = line.as_bytes();
     memchr::memchr_iter(b']', bytes).any(|i| bytes.get(i + 1) == Some(&b':'))

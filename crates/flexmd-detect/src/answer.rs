@@ -34,6 +34,7 @@ pub(crate) enum FenceLang {
 }
 
 /// The kind of fence whose language is `lang` (lowercased).
+#[inline]
 pub(crate) fn fence_lang(lang: &str) -> FenceLang {
     match lang {
         "json" | "json5" | "jsonc" | "jsonl" | "ndjson" => FenceLang::Json,
@@ -44,6 +45,7 @@ pub(crate) fn fence_lang(lang: &str) -> FenceLang {
 }
 
 /// The offset of `needle` (ASCII, any case) in `bytes` from `from`.
+#[inline]
 pub(crate) fn find_ascii_ci(bytes: &[u8], from: usize, needle: &str) -> Option<usize> {
     let hay = bytes.get(from..)?;
     hay.windows(needle.len())

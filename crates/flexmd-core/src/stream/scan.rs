@@ -27,6 +27,7 @@ pub(crate) struct Fence {
 }
 
 impl Fence {
+    #[inline]
     pub(crate) fn closed_by(self, line: &str) -> bool {
         FenceOpening {
             marker: self.marker,
@@ -75,6 +76,7 @@ pub(crate) enum TailPhase {
 }
 
 impl Tail {
+    #[inline]
     pub(crate) fn at(start: usize) -> Self {
         Self {
             start,
@@ -84,6 +86,7 @@ impl Tail {
     }
 
     /// Reads the line's bytes after those read before.
+    #[inline]
     pub(crate) fn read(&mut self, bytes: &[u8]) {
         use TailPhase::{Hashes, Indent, Maybe, No, Run};
         for &b in bytes.get(self.read..).unwrap_or_default() {
@@ -105,6 +108,7 @@ impl Tail {
         }
     }
 
+    #[inline]
     pub(crate) fn may_become_heading(&self) -> bool {
         self.phase != TailPhase::No
     }
@@ -112,6 +116,7 @@ impl Tail {
 
 /// `#` to `######` followed by a space, a tab or the end of the line (the
 /// line's indentation already removed).
+#[inline]
 pub(crate) fn is_atx_heading(rest: &str) -> bool {
     let hashes = rest.bytes().take_while(|&b| b == b'#').count();
     (1..=6).contains(&hashes)
@@ -126,6 +131,7 @@ pub(crate) fn is_atx_heading(rest: &str) -> bool {
 /// level and title. `None` when the title holds anything inline markup may
 /// read (`*`, `` ` ``, `[`, `&`, `\\`, …), a tab or a `#` past the closing
 /// sequence: the parser reads those.
+#[inline]
 pub(crate) fn plain_atx_heading(line: &str) -> Option<(HeadingLevel, &str)> {
     let hashes = line.bytes().take_while(|&b| b == b'#').count();
     let level = HeadingLevel::try_from(hashes).ok()?;
@@ -165,6 +171,7 @@ pub(crate) fn plain_atx_heading(line: &str) -> Option<(HeadingLevel, &str)> {
 }
 
 /// A run of `=` or of `-`, then only spaces or tabs.
+#[inline]
 pub(crate) fn is_setext_underline(rest: &str) -> bool {
     let trimmed = rest.trim_end_matches([' ', '\t']);
     !trimmed.is_empty()

@@ -26,6 +26,7 @@ pub(super) const LITERALS: [&str; 9] = [
 /// The blank piece `rest` starts with (whitespace, a comment) and the
 /// repair reading it needs, if any; `None` where a value or a delimiter
 /// starts. A `/*` comment the text ends inside runs to the end.
+#[inline]
 pub(super) fn next_blank(rest: &str) -> Option<(usize, Option<RepairKind>)> {
     let c = rest.chars().next()?;
     if c.is_whitespace() || c == '\u{feff}' {
@@ -63,6 +64,7 @@ pub(crate) fn blank_len(text: &str) -> (usize, Option<usize>) {
 /// Where the run of closing brackets, whitespace, `;` and backticks that
 /// ends `text` starts (at its first bracket or backtick), or `text.len()`
 /// when there is no bracket in that run.
+#[inline]
 pub(super) fn closing_tail(text: &str) -> usize {
     let trimmed = text
         .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '}' | ']' | ')' | '`' | ';'));
@@ -74,6 +76,7 @@ pub(super) fn closing_tail(text: &str) -> usize {
 }
 
 /// At most [`LOOKAHEAD`] bytes of `text`, cut at a character boundary.
+#[inline]
 pub(super) fn window(text: &str) -> &str {
     if text.len() <= LOOKAHEAD {
         return text;
@@ -86,6 +89,7 @@ pub(super) fn window(text: &str) -> &str {
 }
 
 /// `text` after its leading blanks (looking at most [`LOOKAHEAD`] bytes).
+#[inline]
 pub(super) fn after_blank(text: &str) -> &str {
     let w = window(text);
     let (gap, _) = blank_len(w);
@@ -97,12 +101,14 @@ pub(super) fn after_blank(text: &str) -> &str {
 }
 
 /// Zero-width and other spaces JSON5 does not count as whitespace.
+#[inline]
 pub(super) fn is_special_space(c: char) -> bool {
     matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{180e}')
 }
 
 /// Whether `text` starts with a key that lost its opening quote: key
 /// characters, a quote, then a colon (`age": 36`).
+#[inline]
 pub(super) fn key_then_colon(text: &str) -> bool {
     let w = window(text);
     let word = w.find(|c: char| !is_key_char(c)).unwrap_or(0);
@@ -114,6 +120,7 @@ pub(super) fn key_then_colon(text: &str) -> bool {
 
 /// The length of a Python string prefix (`u`, `b`, `r`, `rb`, `br`, any
 /// case) right before a quote at the start of `rest`.
+#[inline]
 pub(super) fn string_prefix_len(rest: &str) -> Option<usize> {
     let bytes = rest.as_bytes();
     let letters = bytes
@@ -131,16 +138,19 @@ pub(super) fn string_prefix_len(rest: &str) -> Option<usize> {
     (known && line.bytes().any(|b| b == quote)).then_some(letters)
 }
 
+#[inline]
 pub(super) fn digit_run(bytes: &[u8]) -> usize {
     bytes.iter().take_while(|b| b.is_ascii_digit()).count()
 }
 
+#[inline]
 pub(super) fn is_quote(c: char) -> bool {
     matches!(c, '"' | '\'' | '“' | '”' | '‘' | '„')
 }
 
 /// A character of an unquoted key or word: anything but blanks,
 /// punctuation JSON gives meaning to, and quotes.
+#[inline]
 pub(super) fn is_key_char(c: char) -> bool {
     !(c.is_whitespace()
         || is_special_space(c)
@@ -151,16 +161,19 @@ pub(super) fn is_key_char(c: char) -> bool {
         ))
 }
 
+#[inline]
 pub(super) fn is_identifier_char(c: char) -> bool {
     c == '_' || c == '$' || c.is_alphanumeric()
 }
 
+#[inline]
 pub(super) fn identifier_len(text: &str) -> usize {
     text.find(|c: char| !is_identifier_char(c))
         .unwrap_or(text.len())
 }
 
 /// Whether a number may end where `rest` starts.
+#[inline]
 pub(super) fn ends_number(rest: &str) -> bool {
     match rest.chars().next() {
         None => true,
@@ -174,12 +187,14 @@ pub(super) fn ends_number(rest: &str) -> bool {
 }
 
 /// Whether a literal word may end where `rest` starts.
+#[inline]
 pub(super) fn ends_literal(rest: &str) -> bool {
     ends_number(rest) || rest.starts_with(':')
 }
 
 /// Whether `text` starts with a value: a bracket, a quote, a number or one
 /// of the literal words (or its start, at the end of the input).
+#[inline]
 pub(super) fn starts_value_at(text: &str) -> bool {
     let Some(c) = text.chars().next() else {
         return false;
@@ -204,6 +219,7 @@ pub(super) fn starts_value_at(text: &str) -> bool {
 
 /// Whether `text` starts with an object member: a quoted key and a `:`, or
 /// a bare key and a `:` (not `://`, which starts no member but a URL).
+#[inline]
 pub(super) fn member_start(text: &str) -> bool {
     let Some(c) = text.chars().next() else {
         return false;
@@ -215,6 +231,7 @@ pub(super) fn member_start(text: &str) -> bool {
 }
 
 /// `key:` at the start of `text`: the length up to and with the colon.
+#[inline]
 pub(super) fn bare_member_len(text: &str) -> Option<usize> {
     let w = window(text);
     let len = w.find(|c| !is_key_char(c)).unwrap_or(w.len());
@@ -230,6 +247,7 @@ pub(super) fn bare_member_len(text: &str) -> Option<usize> {
 /// `key: "` at the start of `text`: a bare member whose value is a string,
 /// which inside a string value means the string's closing quote is missing
 /// (`{"a": "b, c: "d"}`).
+#[inline]
 pub(super) fn bare_member_with_string(text: &str) -> bool {
     let Some(len) = bare_member_len(text) else {
         return false;
@@ -242,6 +260,7 @@ pub(super) fn bare_member_with_string(text: &str) -> bool {
 
 /// `"key":` at the start of `text`, quoted with `quote` (and its smart
 /// partner), on one line.
+#[inline]
 pub(super) fn quoted_member_start(text: &str, quote: char) -> bool {
     let w = window(text);
     let body = w.get(quote.len_utf8()..).unwrap_or_default();
@@ -273,6 +292,7 @@ pub(super) fn quoted_member_start(text: &str, quote: char) -> bool {
 /// bytes that stop a plain run in a string opened with `quote` (an ASCII
 /// quote): escapes, line breaks, brackets, commas, colons and the quote.
 /// All are ASCII, so the run ends on a character boundary.
+#[inline]
 pub(super) fn plain_run(rest: &str, quote: u8) -> usize {
     rest.bytes()
         .position(|b| {
