@@ -32,7 +32,13 @@ impl ModuleGraph {
     /// `main.rs` at its root).
     pub fn read(src: &Path) -> ModuleGraph {
         let mut texts = BTreeMap::new();
+        // With a `lib.rs`, `main.rs` is a binary crate of its own that
+        // uses the library by name.
+        let has_lib = src.join("lib.rs").is_file();
         for file in rust_files(src) {
+            if has_lib && file == src.join("main.rs") {
+                continue;
+            }
             let Ok(rel) = file.strip_prefix(src) else {
                 continue;
             };
@@ -211,9 +217,12 @@ fn root_reexports(root: &str, modules: &BTreeSet<String>) -> BTreeMap<String, St
     let mut map = BTreeMap::new();
     for statement in root.split(';') {
         let statement = statement.trim();
+        // A private `use` in the root names the item for the whole crate
+        // too (`crate::print_json` for `use output::print_json;`).
         let Some(tree) = statement
             .strip_prefix("pub use ")
             .or_else(|| statement.strip_prefix("pub(crate) use "))
+            .or_else(|| statement.strip_prefix("use "))
         else {
             continue;
         };
@@ -572,6 +581,21 @@ mod tests {
         let code = code_only(text);
         assert!(code.contains("crate::a::B"), "{code}");
         assert!(!code.contains("crate::c::D"), "{code}");
+    }
+
+    #[test]
+    fn a_name_the_root_brings_in_privately_is_its_modules() {
+        let g = graph(&[
+            (
+                "",
+                "mod cmd; mod output; pub(crate) use crate::output::{print, print_json}; fn main() { cmd::run() }",
+            ),
+            ("cmd", "pub fn run() { crate::print_json(); }"),
+            ("output", "pub fn print_json() {}"),
+        ]);
+        assert_eq!(edges(&g, "cmd"), ["output"]);
+        assert_eq!(edges(&g, ""), ["cmd"]);
+        assert!(g.circles().is_empty(), "{:?}", g.circles());
     }
 
     #[test]

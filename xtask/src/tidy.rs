@@ -301,6 +301,12 @@ const MODULE_RULES: &[(&str, &str, &[&str], &str)] = &[
         "every line reader shares it",
     ),
     (
+        "flexmd-cli",
+        "config",
+        &["error"],
+        "every command that names a schema sets up through it",
+    ),
+    (
         "flexmd-ofs",
         "stream::event",
         &["check", "json"],

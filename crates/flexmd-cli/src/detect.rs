@@ -110,9 +110,9 @@ pub(crate) fn json_as(
     schema: &str,
     preset: Preset,
     report: bool,
-    config: &crate::schema::ConfigArg,
+    config: &crate::config::ConfigArg,
 ) -> Result<ExitCode, CliError> {
-    let registry = crate::schema::setup(config)?.registry;
+    let registry = crate::config::setup(config)?.registry;
     let schema = SchemaArg::resolve(schema, &registry)?;
     let target = schema.target();
     each_input(files, |input| {

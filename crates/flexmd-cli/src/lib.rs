@@ -11,6 +11,7 @@
 
 mod artifact;
 mod batch;
+mod config;
 mod detect;
 mod error;
 mod frames;
@@ -27,6 +28,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use crate::config::PresetArg;
 use crate::error::CliError;
 pub(crate) use crate::output::{print, print_json};
 
@@ -42,7 +44,7 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     #[command(flatten)]
-    config: schema::ConfigArg,
+    config: config::ConfigArg,
     #[command(flatten)]
     output: output::OutputArgs,
 }
@@ -227,24 +229,6 @@ enum OutlineAction {
     },
 }
 
-/// `--preset` values.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub(crate) enum PresetArg {
-    Strict,
-    Standard,
-    Salvage,
-}
-
-impl From<PresetArg> for flexmd_schema::Preset {
-    fn from(p: PresetArg) -> Self {
-        match p {
-            PresetArg::Strict => Self::Strict,
-            PresetArg::Standard => Self::Standard,
-            PresetArg::Salvage => Self::Salvage,
-        }
-    }
-}
-
 /// The whole command line, with the `artifact` operations generated from
 /// the tool catalogue (also what `cargo xtask codegen` documents).
 pub fn command() -> clap::Command {
@@ -415,7 +399,7 @@ fn run(cli: Cli, artifact_matches: &clap::ArgMatches) -> Result<ExitCode, CliErr
             max_open,
             files,
         } => {
-            let registry = schema::setup(&cli.config)?.registry;
+            let registry = config::setup(&cli.config)?.registry;
             let options = flexmd_mcp::Options {
                 roots,
                 files,

@@ -30,8 +30,8 @@ pub(crate) struct ReportArgs {
     schema: Option<String>,
     /// With --schema: `strict` (repairs only), `standard` (repairs,
     /// coercions, defaults) or `salvage` (also drop what still violates).
-    #[arg(long, value_enum, default_value_t = crate::PresetArg::Standard, requires = "schema")]
-    preset: crate::PresetArg,
+    #[arg(long, value_enum, default_value_t = crate::config::PresetArg::Standard, requires = "schema")]
+    preset: crate::config::PresetArg,
     /// With --spec: count leniencies (a label for a heading, `*` bullets)
     /// as errors.
     #[arg(long, requires = "spec")]
@@ -67,7 +67,7 @@ pub(crate) struct ReportArgs {
 /// answers' verdicts.
 pub(crate) fn report(
     args: ReportArgs,
-    config: &crate::schema::ConfigArg,
+    config: &crate::config::ConfigArg,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     if args.output.is_none() && !json && !args.markdown {
@@ -82,7 +82,7 @@ pub(crate) fn report(
             "--json and --markdown both print to standard output: give one".to_owned(),
         ));
     }
-    let registry = crate::schema::setup(config)?.registry;
+    let registry = crate::config::setup(config)?.registry;
     let (check, checked_against) = match (&args.spec, &args.schema) {
         (Some(spec), _) => (
             Check::Spec {

@@ -8,25 +8,15 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use flexmd_constrain::{GrammarFormat, Provider};
 use flexmd_schema::{
-    CommandModel, Expected, FlowStep, Outcome, ProjectConfig, Registry, Retrier, RetryError,
-    SchemaError, TransformOptions, ValidationSettings, check_schema_name, hints, infer_schema,
+    CommandModel, Expected, FlowStep, Outcome, Registry, Retrier, RetryError, SchemaError,
+    TransformOptions, ValidationSettings, check_schema_name, hints, infer_schema,
 };
 use serde_json::Value;
 
+use crate::config::{ConfigArg, Setup, setup};
 use crate::error::CliError;
 use crate::input::{Input, Judged, each_input, read_text};
 use crate::print_json;
-
-/// Where the schema settings come from.
-#[derive(Debug, Args)]
-pub(crate) struct ConfigArg {
-    /// The schema settings file, `schemas-config.json`: whether to coerce
-    /// types, fill defaults and fail on invalid data, where custom schemas
-    /// live, and which schema each agent's output must follow. Default: $FLEXMD_CONFIG, else `.planning/schemas-config.json` in the
-    /// nearest directory up from here that has a `.planning/`.
-    #[arg(long, global = true, value_name = "PATH")]
-    config: Option<PathBuf>,
-}
 
 /// How data is judged: each flag overrides the config's `validation` setting.
 #[derive(Debug, Args)]
@@ -312,26 +302,6 @@ pub(crate) fn grammar(
 fn provider_parser() -> impl TypedValueParser<Value = Provider> {
     PossibleValuesParser::new(Provider::ALL.map(Provider::name))
         .try_map(|name| name.parse::<Provider>())
-}
-
-pub(crate) struct Setup {
-    pub(crate) project: ProjectConfig,
-    pub(crate) registry: Registry,
-}
-
-pub(crate) fn setup(config: &ConfigArg) -> Result<Setup, CliError> {
-    let project = match &config.config {
-        Some(path) => ProjectConfig::load(path)?,
-        None => {
-            let here = std::env::current_dir().map_err(|source| SchemaError::Io {
-                path: PathBuf::from("."),
-                source,
-            })?;
-            ProjectConfig::find(&here)?
-        }
-    };
-    let registry = project.registry()?;
-    Ok(Setup { project, registry })
 }
 
 /// A registered name, or else a schema file.
