@@ -5,7 +5,7 @@
 //! flexmd-core's `line_kind::list_marker`.
 
 use flexmd_core::ListItem;
-use flexmd_core::line_kind::{has_label_colon, list_marker};
+use flexmd_core::line_kind::{ListMarker, has_label_colon, list_marker};
 
 use crate::stream::event::StreamEvent;
 use crate::stream::section::{item_path, name_of};
@@ -19,24 +19,6 @@ impl EarlyItems {
             previous_blank: true,
             content_column: usize::MAX,
             ..Self::default()
-        }
-    }
-}
-
-/// A list marker at the start of a line (no indentation) with text after it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Marker {
-    /// `-`, `*` or `+`.
-    Bullet(u8),
-    /// The number, and `.` or `)`.
-    Ordered(u64, u8),
-}
-
-impl Marker {
-    /// What an item of the same list has: the bullet, or the delimiter.
-    fn delimiter(self) -> u8 {
-        match self {
-            Marker::Bullet(b) | Marker::Ordered(_, b) => b,
         }
     }
 }
@@ -73,16 +55,11 @@ pub(crate) fn is_rule(line: &str) -> bool {
         && trimmed.bytes().filter(|&b| b == first).count() >= 3
 }
 
-/// The marker of a list item `line` starts with (the marker read by
-/// flexmd-core's `list_marker`), when text follows it and the line is not
-/// a thematic break.
-pub(crate) fn item_marker(line: &str) -> Option<Marker> {
-    let read = list_marker(line)?;
-    let marker = match read.number {
-        Some(number) => Marker::Ordered(number, read.delimiter),
-        None => Marker::Bullet(read.delimiter),
-    };
-    let rest = line.get(read.len..)?;
+/// The marker of a list item `line` starts with (no indentation), when
+/// text follows it and the line is not a thematic break.
+pub(crate) fn item_marker(line: &str) -> Option<ListMarker> {
+    let marker = list_marker(line)?;
+    let rest = line.get(marker.len..)?;
     let has_text = rest.starts_with([' ', '\t']) && !rest.trim().is_empty();
     // `- - -` and `* * *` are rules, not items.
     (has_text && !is_rule(line)).then_some(marker)
@@ -117,8 +94,7 @@ pub(crate) fn one_line_item(slice: &str, offset: usize) -> Option<ListItem> {
         return None;
     }
     let marker = item_marker(line)?;
-    let after = list_marker(line)?.len;
-    let rest = line.get(after..)?;
+    let rest = line.get(marker.len..)?;
     let gap = rest.bytes().take_while(|&b| b == b' ').count();
     let text = rest.get(gap..)?;
     // What could open another block in the item (a nested marker among
@@ -134,10 +110,7 @@ pub(crate) fn one_line_item(slice: &str, offset: usize) -> Option<ListItem> {
     }
     Some(ListItem {
         text: text.to_owned(),
-        index: match marker {
-            Marker::Ordered(n, _) => Some(n),
-            Marker::Bullet(_) => None,
-        },
+        index: marker.number,
         children: Vec::new(),
         // As the parser spans it: through the blank end of the slice.
         span: Some(offset..offset + slice.len()),
@@ -180,9 +153,9 @@ pub(crate) fn item_with_one_line_children(slice: &str, offset: usize) -> Option<
         }
         let marker = item_marker(rest)?;
         match list {
-            None if matches!(marker, Marker::Ordered(n, _) if n != 1) => return None,
-            None => list = Some(marker.delimiter()),
-            Some(delimiter) if delimiter != marker.delimiter() => return None,
+            None if marker.number.is_some_and(|n| n != 1) => return None,
+            None => list = Some(marker.delimiter),
+            Some(delimiter) if delimiter != marker.delimiter => return None,
             Some(_) => {}
         }
         let mut child = one_line_item(rest, line_start + indent)?;
@@ -261,10 +234,12 @@ impl State {
                         && indent < self.early.content_column
                         && item_marker(trimmed).is_some())))
                 || match marker {
-                    Some(Marker::Ordered(n, delimiter)) => {
-                        !(previous_blank || n == 1 || self.early.list == Some(delimiter))
-                    }
-                    Some(Marker::Bullet(_)) => false,
+                    Some(ListMarker {
+                        number: Some(n),
+                        delimiter,
+                        ..
+                    }) => !(previous_blank || n == 1 || self.early.list == Some(delimiter)),
+                    Some(ListMarker { number: None, .. }) => false,
                     None => {
                         !blank
                             && indent == 0
@@ -298,7 +273,7 @@ impl State {
                     *sent += 1;
                     self.early.sent += 1;
                 }
-                self.early.list = marker.map(|m| m.delimiter());
+                self.early.list = marker.map(|m| m.delimiter);
                 self.early.content_column = usize::MAX;
                 if starts_item {
                     self.early.item = Some(start);
